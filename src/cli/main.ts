@@ -1,0 +1,1 @@
+process.stdout.write('swe-explore: not yet implemented\n');
