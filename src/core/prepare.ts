@@ -1,0 +1,146 @@
+import {
+  EMPTY_SET,
+  lineSetFrom,
+  lineSetUnion,
+  rangeIntersectionSize,
+  type LineSet,
+} from './intervals';
+import { resolveRegion, resolvedLineCount, type Resolution } from './resolve';
+import type { GroundTruth, LineCounts, Profile, Region } from './types';
+
+/** A ground-truth region with its resolution under the active profile. */
+export interface PreparedGtRegion {
+  readonly region: Region;
+  readonly resolution: Resolution;
+  /** Model name for optional regions; `null` for core. */
+  readonly model: string | null;
+}
+
+/** A prediction entry with everything the metrics need, computed once. */
+export interface PreparedPrediction {
+  /** 0-based position in the scored list. */
+  readonly index: number;
+  readonly region: Region;
+  readonly resolution: Resolution;
+  /** Real lines covered (0 when unresolvable or inverted). */
+  readonly lines: number;
+  /** `e − s + 1` as nDCG counts it: 0 when unresolvable, ≤ 0 when inverted. */
+  readonly ndcgLength: number;
+  /** Core lines inside the region, each counted once within this region. */
+  readonly coreLinesHit: number;
+  /** nDCG gain: core lines × 1.5 on main files, × 1.0 elsewhere. */
+  readonly gain: number;
+}
+
+/**
+ * One instance ready to score: regions resolved and line sets built once, so every metric
+ * and every budget is a cheap pass over these arrays.
+ */
+export interface PreparedInstance {
+  readonly profile: Profile;
+  readonly groundTruth: GroundTruth;
+  readonly predictions: readonly PreparedPrediction[];
+  readonly coreRegions: readonly PreparedGtRegion[];
+  /** Every model's optional regions concatenated in model order (duplicates kept). */
+  readonly optionalRegions: readonly PreparedGtRegion[];
+  /** C: core lines. */
+  readonly core: LineSet;
+  /** O: optional lines (all models). */
+  readonly optional: LineSet;
+  /** O per model, for per-model display. */
+  readonly optionalByModel: ReadonlyMap<string, LineSet>;
+  /** P: predicted lines (deduplicated union). */
+  readonly predicted: LineSet;
+  readonly mainFiles: ReadonlySet<string>;
+  /** Real line counts known for the instance, whatever the profile (used for explanations only). */
+  readonly knownLineCounts: LineCounts;
+  /** The line count the evaluator may use for a path under the active profile. */
+  readonly evaluatorLineCount: (path: string) => number | undefined;
+}
+
+/** Paths whose line counts the official runner knows: core-region and every optional-region path. */
+export function groundTruthRegionPaths(groundTruth: GroundTruth): Set<string> {
+  const paths = new Set<string>();
+  for (const region of groundTruth.coreRegions) paths.add(region.path);
+  for (const regions of Object.values(groundTruth.optionalRegionsByModel)) {
+    for (const region of regions) paths.add(region.path);
+  }
+  return paths;
+}
+
+/**
+ * Resolves every region and builds the line sets C, O and P.
+ *
+ * `lineCounts` holds every count known for the instance; under `official` only ground-truth-region
+ * paths are visible to the evaluator (metrics-spec §2), under `snapshot` all of them are.
+ */
+export function prepareInstance(
+  groundTruth: GroundTruth,
+  predictions: readonly Region[],
+  lineCounts: LineCounts,
+  profile: Profile = 'official',
+): PreparedInstance {
+  const allowed = profile === 'official' ? groundTruthRegionPaths(groundTruth) : null;
+  const evaluatorLineCount = (path: string): number | undefined =>
+    allowed === null || allowed.has(path) ? lineCounts.get(path) : undefined;
+
+  const resolveGt = (region: Region, model: string | null): PreparedGtRegion => ({
+    region,
+    resolution: resolveRegion(region, evaluatorLineCount(region.path)),
+    model,
+  });
+  const coreRegions = groundTruth.coreRegions.map((region) => resolveGt(region, null));
+  const optionalRegions: PreparedGtRegion[] = [];
+  const optionalByModel = new Map<string, LineSet>();
+  for (const [model, regions] of Object.entries(groundTruth.optionalRegionsByModel)) {
+    const resolved = regions.map((region) => resolveGt(region, model));
+    optionalRegions.push(...resolved);
+    optionalByModel.set(model, lineSetFrom(resolvedRanges(resolved)));
+  }
+
+  const core = lineSetFrom(resolvedRanges(coreRegions));
+  let optional: LineSet = new Map();
+  for (const lines of optionalByModel.values()) optional = lineSetUnion(optional, lines);
+  const mainFiles = new Set(groundTruth.mainFiles);
+
+  const prepared: PreparedPrediction[] = predictions.map((region, index) => {
+    const resolution = resolveRegion(region, evaluatorLineCount(region.path));
+    if (resolution.kind !== 'resolved') {
+      return { index, region, resolution, lines: 0, ndcgLength: 0, coreLinesHit: 0, gain: 0 };
+    }
+    const coreLinesHit = rangeIntersectionSize(core.get(region.path) ?? EMPTY_SET, resolution.start, resolution.end);
+    return {
+      index,
+      region,
+      resolution,
+      lines: resolvedLineCount(resolution),
+      ndcgLength: resolution.end - resolution.start + 1,
+      coreLinesHit,
+      gain: coreLinesHit * (mainFiles.has(region.path) ? 1.5 : 1.0),
+    };
+  });
+  const predicted = lineSetFrom(resolvedRanges(prepared));
+
+  return {
+    profile,
+    groundTruth,
+    predictions: prepared,
+    coreRegions,
+    optionalRegions,
+    core,
+    optional,
+    optionalByModel,
+    predicted,
+    mainFiles,
+    knownLineCounts: lineCounts,
+    evaluatorLineCount,
+  };
+}
+
+function* resolvedRanges(
+  entries: Iterable<{ region: Region; resolution: Resolution }>,
+): Iterable<{ path: string; start: number; end: number }> {
+  for (const { region, resolution } of entries) {
+    if (resolution.kind === 'resolved') yield { path: region.path, start: resolution.start, end: resolution.end };
+  }
+}
