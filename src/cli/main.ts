@@ -1,1 +1,109 @@
-process.stdout.write('swe-explore: not yet implemented\n');
+import { parseArgs } from 'node:util';
+import { PROFILES, type Profile } from '../core';
+import { formatProblem, hasErrors, sortProblems, type Problem } from '../data/problems';
+import { validateWorkspace } from '../data/validate';
+import { formatCsv, formatJson, formatTable, type OutputFormat } from './format';
+import { scoreWorkspace } from './scoreWorkspace';
+
+const USAGE = `swe-explore — score and validate SWE-Explore explorations (numbers match the official evaluator)
+
+Usage:
+  swe-explore score --bench B.jsonl --preds P.jsonl [--preds Q.jsonl …] [--repos DIR]
+                    [--line-counts COUNTS.json] [--profile official|snapshot] [--k 5]
+                    [--budgets 100,300,500] [--format table|json|csv] [--keep-empty-core]
+  swe-explore validate --bench B.jsonl [--preds P.jsonl …] [--repos DIR] [--line-counts COUNTS.json]
+  swe-explore --help
+
+score     per-instance rows with the official metric names, then macro averages per explorer.
+          Exit 1 when an input line was rejected (the rows that loaded are still printed).
+validate  every problem as file:line: severity: message; exit 1 if any is an error.
+`;
+
+/** A user-facing failure: printed as one line, never as a stack trace. */
+class UsageError extends Error {}
+
+function parsePositiveInt(value: string, flag: string): number {
+  if (!/^\d+$/.test(value) || Number(value) < 1) throw new UsageError(`${flag} takes a whole number ≥ 1, got "${value}"`);
+  return Number(value);
+}
+
+function printProblems(problems: readonly Problem[]): void {
+  for (const problem of sortProblems(problems)) process.stderr.write(`${formatProblem(problem)}\n`);
+}
+
+async function main(argv: string[]): Promise<number> {
+  const [command, ...rest] = argv;
+  if (command === undefined || command === '--help' || command === '-h' || command === 'help') {
+    process.stdout.write(USAGE);
+    return command === undefined ? 2 : 0;
+  }
+  let parsed;
+  try {
+    parsed = parseArgs({
+      args: rest,
+      options: {
+        bench: { type: 'string' },
+        preds: { type: 'string', multiple: true },
+        repos: { type: 'string' },
+        'line-counts': { type: 'string' },
+        profile: { type: 'string', default: 'official' },
+        k: { type: 'string', default: '5' },
+        budgets: { type: 'string', default: '100,300,500' },
+        format: { type: 'string', default: 'table' },
+        'keep-empty-core': { type: 'boolean', default: false },
+      },
+      strict: true,
+      allowPositionals: false,
+    });
+  } catch (error) {
+    throw new UsageError((error as Error).message);
+  }
+  const values = parsed.values;
+  if (values.bench === undefined) throw new UsageError('--bench is required');
+  const profile = PROFILES.find((p) => p === values.profile);
+  if (profile === undefined) throw new UsageError(`--profile must be official or snapshot, got "${values.profile}"`);
+
+  if (command === 'validate') {
+    const problems = await validateWorkspace({
+      benchFile: values.bench,
+      predictionFiles: values.preds ?? [],
+      ...(values.repos === undefined ? {} : { reposRoot: values.repos }),
+      ...(values['line-counts'] === undefined ? {} : { lineCountsFile: values['line-counts'] }),
+    });
+    for (const problem of sortProblems(problems)) process.stdout.write(`${formatProblem(problem)}\n`);
+    const errors = problems.filter((p) => p.severity === 'error').length;
+    process.stdout.write(`${errors} error(s), ${problems.length - errors} warning(s)\n`);
+    return errors > 0 ? 1 : 0;
+  }
+  if (command !== 'score') throw new UsageError(`unknown command "${command}" (try --help)`);
+
+  if ((values.preds ?? []).length === 0) throw new UsageError('score needs at least one --preds file');
+  const format = values.format as OutputFormat;
+  if (!['table', 'json', 'csv'].includes(format)) throw new UsageError(`--format must be table, json or csv, got "${values.format}"`);
+  const budgets = (values.budgets ?? '').split(',').filter((b) => b !== '').map((b) => parsePositiveInt(b.trim(), '--budgets'));
+  const result = await scoreWorkspace({
+    benchFile: values.bench,
+    predictionFiles: values.preds ?? [],
+    ...(values.repos === undefined ? {} : { reposRoot: values.repos }),
+    ...(values['line-counts'] === undefined ? {} : { lineCountsFile: values['line-counts'] }),
+    profile: profile as Profile,
+    k: parsePositiveInt(values.k ?? '5', '--k'),
+    budgets,
+    keepEmptyCore: values['keep-empty-core'] ?? false,
+  });
+  const output = format === 'json' ? formatJson(result, profile) : format === 'csv' ? formatCsv(result) : formatTable(result, profile);
+  process.stdout.write(output);
+  printProblems(result.problems);
+  return hasErrors(result.problems) ? 1 : 0;
+}
+
+main(process.argv.slice(2)).then(
+  (code) => {
+    process.exitCode = code;
+  },
+  (error: unknown) => {
+    const message = error instanceof Error ? error.message : String(error);
+    process.stderr.write(`swe-explore: ${message}\n`);
+    process.exitCode = error instanceof UsageError ? 2 : 1;
+  },
+);

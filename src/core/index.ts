@@ -7,3 +7,4 @@ export * from './metrics';
 export * from './explain';
 export * from './removals';
 export * from './aggregate';
+export * from './patch';

@@ -1,7 +1,93 @@
-import type * as vscode from 'vscode';
+import * as vscode from 'vscode';
+import { buildScoresState } from './scoresState';
+import { CoreRegionCodeLensProvider } from './codeLens';
+import { registerCommands, type Timings } from './commands';
+import { DecorationController } from './decorations';
+import { DataDiagnostics } from './diagnostics';
+import { LineHoverProvider } from './hover';
+import { WorkspaceLoader } from './loader';
+import { ScoresViewProvider, SCORES_VIEW_ID } from './scoresView';
+import { readScoringSettings } from './settings';
+import { ScoreStatusBar } from './statusBar';
+import { Store } from './store';
+import { InstancesTreeProvider, RegionsTreeProvider } from './trees';
 
-export function activate(_context: vscode.ExtensionContext): void {
-  // Placeholder until the inspector lands.
+/** What the extension exports, for integration tests and other extensions. */
+export interface InspectorApi {
+  readonly store: Store;
+  readonly loader: WorkspaceLoader;
+  readonly decorations: DecorationController;
+  readonly scoresView: ScoresViewProvider;
+  readonly timings: Timings;
+  /** Resolves when the first load of the workspace data has finished. */
+  readonly ready: Promise<void>;
+  readonly activationMs: number;
 }
 
-export function deactivate(): void {}
+export function activate(context: vscode.ExtensionContext): InspectorApi {
+  const started = performance.now();
+  const store = new Store(readScoringSettings());
+  const loader = new WorkspaceLoader(store);
+  const decorations = new DecorationController(store);
+  const diagnostics = new DataDiagnostics();
+  const instancesTree = new InstancesTreeProvider(store);
+  const regionsTree = new RegionsTreeProvider(store);
+  const codeLens = new CoreRegionCodeLensProvider(store);
+  const timings: Timings = { openInstanceMs: 0 };
+  const scoresView = new ScoresViewProvider(context.extensionUri, {
+    onMessage: (message) => {
+      switch (message.type) {
+        case 'setBudget':
+          store.select({ budget: message.budget });
+          break;
+        case 'setProfile':
+          store.select({ profile: message.profile });
+          break;
+        case 'setExplorer':
+          if (store.explorers.includes(message.explorer)) store.select({ explorer: message.explorer });
+          break;
+        case 'revealPrediction':
+          void vscode.commands.executeCommand('sweExplore.revealRegion', { kind: 'prediction', rank: message.rank });
+          break;
+        case 'ready':
+          break;
+      }
+    },
+  });
+  const pushScores = (): void => scoresView.update(buildScoresState(store));
+  const setContext = (): void => void vscode.commands.executeCommand('setContext', 'sweExplore.instanceOpen', store.selection.instanceId !== undefined);
+
+  context.subscriptions.push(
+    store,
+    loader,
+    decorations,
+    diagnostics,
+    instancesTree,
+    regionsTree,
+    codeLens,
+    scoresView,
+    new ScoreStatusBar(store),
+    vscode.window.createTreeView('sweExplore.instances', { treeDataProvider: instancesTree, showCollapseAll: true }),
+    vscode.window.createTreeView('sweExplore.regions', { treeDataProvider: regionsTree }),
+    vscode.window.registerWebviewViewProvider(SCORES_VIEW_ID, scoresView),
+    vscode.languages.registerHoverProvider({ scheme: 'file' }, new LineHoverProvider(store)),
+    vscode.languages.registerCodeLensProvider({ scheme: 'file' }, codeLens),
+    store.onDidChange(() => {
+      pushScores();
+      setContext();
+    }),
+    loader.onDidChangeProblems((problems) => diagnostics.show(problems)),
+    vscode.workspace.onDidChangeConfiguration((event) => {
+      if (event.affectsConfiguration('sweExplore.scoring')) store.select(readScoringSettings());
+    }),
+    ...registerCommands({ store, loader, decorations, instancesTree, timings }),
+  );
+
+  // Reading data is deferred past activation so that activation itself stays cheap.
+  const ready = loader.load();
+  return { store, loader, decorations, scoresView, timings, ready, activationMs: performance.now() - started };
+}
+
+export function deactivate(): void {
+  // Everything is disposed through context.subscriptions.
+}

@@ -1,1 +1,206 @@
-export async function run(): Promise<void> {}
+/**
+ * Integration tests that run inside the real VS Code extension host (code-server or
+ * @vscode/test-electron load this module through `extensionTestsPath` and await `run()`).
+ * They assert on the API level: commands, the store, decorations applied to the right ranges,
+ * and the store's numbers equal the metric core's; and they measure the latency targets.
+ */
+import * as assert from 'node:assert/strict';
+import { mkdtempSync, mkdirSync, writeFileSync } from 'node:fs';
+import * as os from 'node:os';
+import * as path from 'node:path';
+import * as vscode from 'vscode';
+import { explainInstance, officialMetrics, prepareInstance } from '../../src/core';
+import type { InspectorApi } from '../../src/extension/extension';
+
+const EXTENSION_ID = 'swe-explore.swe-explore-inspector';
+
+interface Case {
+  readonly name: string;
+  readonly run: (api: InspectorApi) => Promise<void>;
+}
+
+const timings: Record<string, number> = {};
+
+function median(values: number[]): number {
+  const sorted = [...values].sort((a, b) => a - b);
+  return sorted[Math.floor(sorted.length / 2)] ?? 0;
+}
+
+async function until(condition: () => boolean, what: string, timeoutMs = 20000): Promise<void> {
+  const started = Date.now();
+  while (!condition()) {
+    if (Date.now() - started > timeoutMs) throw new Error(`timed out waiting for ${what}`);
+    await new Promise((resolve) => setTimeout(resolve, 25));
+  }
+}
+
+/** A bench with one instance whose files have 20k lines, for the latency targets. */
+function writeLargeWorkspace(): string {
+  const root = mkdtempSync(path.join(os.tmpdir(), 'swe-explore-large-'));
+  const snapshot = path.join(root, 'repos', 'big__repo-1');
+  mkdirSync(path.join(snapshot, 'pkg'), { recursive: true });
+  const files = ['pkg/a.py', 'pkg/b.py', 'pkg/c.py'];
+  for (const file of files) {
+    writeFileSync(path.join(snapshot, file), Array.from({ length: 20000 }, (_, i) => `x_${i + 1} = ${i + 1}  # ${file}`).join('\n') + '\n');
+  }
+  const record = {
+    instance_id: 'big__repo-1',
+    repo: 'big/repo',
+    repo_dir: 'repos/big__repo-1',
+    patch: '',
+    ground_truth: {
+      read_core_files: files,
+      read_core_regions: files.flatMap((path, i) => [
+        { path, start: 100 + i, end: 4000 },
+        { path, start: 9000, end: 20000 },
+      ]),
+      read_optional_files_map: { m: ['pkg/a.py'] },
+      read_optional_regions_map: { m: [{ path: 'pkg/a.py', start: 4001, end: 8999 }] },
+      modified_core_files: ['pkg/a.py'],
+      main_files: ['pkg/a.py'],
+    },
+  };
+  writeFileSync(path.join(root, 'bench.jsonl'), JSON.stringify(record) + '\n');
+  mkdirSync(path.join(root, 'results', 'wide'), { recursive: true });
+  const regions = [
+    { path: 'pkg/a.py', start: 1, end: -1 },
+    { path: 'pkg/b.py', start: 50, end: 9000 },
+    { path: 'pkg/c.py', start: -5000, end: -1 },
+    { path: 'pkg/a.py', start: 9500, end: 9700 },
+    { path: 'pkg/b.py', start: 12000, end: 20000 },
+  ];
+  writeFileSync(path.join(root, 'results', 'wide', 'top5.jsonl'), JSON.stringify({ instance_id: 'big__repo-1', explorer: 'wide', regions }) + '\n');
+  return path.join(root, 'bench.jsonl');
+}
+
+const cases: Case[] = [
+  {
+    name: 'commands are registered',
+    run: async () => {
+      const all = await vscode.commands.getCommands(true);
+      for (const id of ['openInstance', 'pickExplorer', 'setBudget', 'setProfile', 'nextMissedSpan', 'previousMissedSpan', 'nextPrediction', 'previousPrediction', 'nextCoreRegion', 'previousCoreRegion', 'nextInstance', 'previousInstance', 'toggleCoreLayer', 'reload']) {
+        assert.ok(all.includes(`sweExplore.${id}`), `missing command sweExplore.${id}`);
+      }
+    },
+  },
+  {
+    name: 'the demo workspace loads: 3 instances, 3 explorers',
+    run: async (api) => {
+      assert.deepEqual(api.store.instanceIds.sort(), ['acme__inventory-101', 'acme__inventory-102', 'acme__tinyhttp-7']);
+      assert.deepEqual(api.store.explorers, ['agent', 'bm25', 'localizer']);
+    },
+  },
+  {
+    name: 'Open Instance opens the main core file at its first core region and decorates the right ranges',
+    run: async (api) => {
+      api.store.select({ explorer: 'agent', budget: 500, profile: 'official' });
+      await vscode.commands.executeCommand('sweExplore.openInstance', 'acme__inventory-101');
+      timings['open instance → decorations (demo)'] = api.timings.openInstanceMs;
+      const editor = vscode.window.activeTextEditor;
+      assert.ok(editor, 'an editor is open');
+      assert.ok(editor.document.uri.fsPath.endsWith(path.join('acme__inventory-101', 'inventory', 'stock.py')), editor.document.uri.fsPath);
+      assert.equal(editor.selection.active.line + 1, 39, 'cursor at the first core region of the main file');
+      const applied = api.decorations.applied.get(editor.document.uri.toString());
+      assert.ok(applied, 'decorations were applied to the editor');
+      assert.deepEqual(applied.core, [[39, 56], [103, 137]]);
+      const view = api.store.view!;
+      const expectedMissed = (view.explanation.lines.missed.get('inventory/stock.py') ?? []).map(([s, e]) => [s, e]);
+      assert.deepEqual(applied.missed, expectedMissed);
+      assert.ok((applied.badge ?? []).length > 0, 'rank badges painted');
+    },
+  },
+  {
+    name: "the store's metrics equal the metric core's (computed independently)",
+    run: async (api) => {
+      const view = api.store.view!;
+      const counts = api.store.getLineCounts('acme__inventory-101')!;
+      const prepared = prepareInstance(view.instance.groundTruth, view.predictions, counts, 'official');
+      assert.deepEqual(view.explanation.metrics, officialMetrics(prepared));
+      assert.deepEqual(explainInstance(prepared, 500).ndcg, view.explanation.ndcg);
+      assert.equal(view.predictions.length, 5);
+    },
+  },
+  {
+    name: 'budget, explorer and profile changes update decorations within 100 ms',
+    run: async (api) => {
+      const samples: number[] = [];
+      for (const change of [{ budget: 100 }, { budget: 300 }, { explorer: 'bm25' }, { profile: 'snapshot' as const }, { profile: 'official' as const }, { explorer: 'agent' }, { budget: 500 }]) {
+        const started = performance.now();
+        api.store.select(change);
+        void api.store.view;
+        samples.push(performance.now() - started);
+      }
+      timings['live update (demo), median'] = median(samples);
+      timings['live update (demo), max'] = Math.max(...samples);
+      assert.ok(Math.max(...samples) < 100, `slowest update ${Math.max(...samples)} ms`);
+    },
+  },
+  {
+    name: 'navigation: next missed span and next prediction move the cursor',
+    run: async (api) => {
+      api.store.select({ explorer: 'localizer', budget: 100 });
+      const missed = [...api.store.view!.explanation.lines.missed].flatMap(([p, set]) => set.map(([s]) => ({ p, s })));
+      assert.ok(missed.length > 0, 'localizer misses core lines');
+      await vscode.commands.executeCommand('sweExplore.nextMissedSpan');
+      const editor = vscode.window.activeTextEditor!;
+      const line = editor.selection.active.line + 1;
+      assert.ok(missed.some((m) => m.s === line), `cursor ${line} at the start of a missed span`);
+      await vscode.commands.executeCommand('sweExplore.nextPrediction');
+      const first = api.store.view!.explanation.predictions[0]!;
+      assert.ok(vscode.window.activeTextEditor!.document.uri.fsPath.endsWith(first.region.path.split('/').join(path.sep)));
+    },
+  },
+  {
+    name: 'a 20k-line synthetic instance opens and updates within the targets',
+    run: async (api) => {
+      const bench = writeLargeWorkspace();
+      const config = vscode.workspace.getConfiguration('sweExplore');
+      await config.update('data.benchFile', bench, vscode.ConfigurationTarget.Workspace);
+      try {
+        await until(() => api.store.data.benchFile === bench && !api.store.loading, 'the large bench to load');
+        await vscode.commands.executeCommand('sweExplore.openInstance', 'big__repo-1');
+        timings['open instance → decorations (20k-line files)'] = api.timings.openInstanceMs;
+        const samples: number[] = [];
+        for (const budget of [100, 300, 500, 1000, 5000, 100, 500]) {
+          const started = performance.now();
+          api.store.select({ budget });
+          void api.store.view;
+          samples.push(performance.now() - started);
+        }
+        timings['live update (20k-line files), median'] = median(samples);
+        timings['live update (20k-line files), max'] = Math.max(...samples);
+        timings['store recompute (20k-line files)'] = api.store.view!.computeMs;
+        timings['decoration repaint (20k-line files)'] = api.decorations.lastPaintMs;
+        assert.ok(Math.max(...samples) < 100, `slowest update ${Math.max(...samples)} ms`);
+        assert.ok(api.timings.openInstanceMs < 1000, `open took ${api.timings.openInstanceMs} ms`);
+      } finally {
+        await config.update('data.benchFile', undefined, vscode.ConfigurationTarget.Workspace);
+        await until(() => api.store.data.benchFile !== bench && !api.store.loading, 'the demo bench to load again');
+      }
+    },
+  },
+];
+
+export async function run(): Promise<void> {
+  const extension = vscode.extensions.getExtension<InspectorApi>(EXTENSION_ID);
+  assert.ok(extension, `extension ${EXTENSION_ID} is installed`);
+  const activationStarted = performance.now();
+  const api = await extension.activate();
+  timings['activate() call'] = performance.now() - activationStarted;
+  timings['activation (inside activate)'] = api.activationMs;
+  await api.ready;
+  let failed = 0;
+  for (const test of cases) {
+    try {
+      await test.run(api);
+      console.log(`[integration] ok   ${test.name}`);
+    } catch (error) {
+      failed++;
+      console.log(`[integration] FAIL ${test.name}: ${error instanceof Error ? (error.stack ?? error.message) : String(error)}`);
+    }
+  }
+  timings['Scores webview ready (resolve → first paint)'] = api.scoresView.readyLatencyMs ?? -1;
+  for (const [name, ms] of Object.entries(timings)) console.log(`[timing] ${name}: ${ms.toFixed(1)} ms`);
+  console.log(`[integration] ${cases.length - failed} passed, ${failed} failed`);
+  if (failed > 0) throw new Error(`${failed} integration test(s) failed`);
+}

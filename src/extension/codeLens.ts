@@ -1,0 +1,48 @@
+import * as vscode from 'vscode';
+import { lineRange } from './ranges';
+import { readLayerSettings } from './settings';
+import { snapshotPathOf } from './snapshot';
+import type { Store } from './store';
+
+/** `Core 2/4 · 31 lines · 24/31 covered within B=500 by #1, #3` above each core region. */
+export class CoreRegionCodeLensProvider implements vscode.CodeLensProvider, vscode.Disposable {
+  private readonly changed = new vscode.EventEmitter<void>();
+  readonly onDidChangeCodeLenses = this.changed.event;
+  private readonly subscriptions: vscode.Disposable[];
+
+  constructor(private readonly store: Store) {
+    this.subscriptions = [
+      store.onDidChange(() => this.changed.fire()),
+      vscode.workspace.onDidChangeConfiguration((event) => {
+        if (event.affectsConfiguration('sweExplore.codeLens')) this.changed.fire();
+      }),
+    ];
+  }
+
+  provideCodeLenses(document: vscode.TextDocument): vscode.CodeLens[] {
+    if (!readLayerSettings().codeLens) return [];
+    const view = this.store.view;
+    const path = snapshotPathOf(view, document.uri);
+    if (view === undefined || path === undefined) return [];
+    const { coreRegions, budget } = view.explanation;
+    return coreRegions.flatMap((region) => {
+      const r = region.resolution;
+      if (region.region.path !== path || r.kind !== 'resolved' || r.start > document.lineCount) return [];
+      const by = region.coveringRanksInBudget.length > 0 ? ` by ${region.coveringRanksInBudget.map((k) => `#${k}`).join(', ')}` : '';
+      const title = `Core ${region.index + 1}/${coreRegions.length} · ${region.lines} lines · ${region.coveredLinesInBudget}/${region.lines} covered within B=${budget}${by}`;
+      return [
+        new vscode.CodeLens(lineRange(r.start, r.start, document), {
+          title,
+          command: 'sweExplore.revealRegion',
+          arguments: [{ kind: 'core', index: region.index }],
+          tooltip: 'Reveal this core region',
+        }),
+      ];
+    });
+  }
+
+  dispose(): void {
+    for (const subscription of this.subscriptions) subscription.dispose();
+    this.changed.dispose();
+  }
+}

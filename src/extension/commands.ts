@@ -1,0 +1,240 @@
+import * as vscode from 'vscode';
+import { OFFICIAL_METRIC_NAMES, PROFILES, type OfficialMetricName, type Profile, type Region } from '../core';
+import { resolveInSnapshot, RESOLVE_FAILURE_TEXT } from '../data/paths';
+import { METRIC_INFO } from '../webview/protocol';
+import type { DecorationController } from './decorations';
+import type { WorkspaceLoader } from './loader';
+import { lineRange } from './ranges';
+import { readLayerSettings, toggleSetting, updateSetting } from './settings';
+import { snapshotPathOf } from './snapshot';
+import type { Store } from './store';
+import type { InstancesTreeProvider, RevealTarget } from './trees';
+
+/** Timings of the last user-visible operations, exported for measurement. */
+export interface Timings {
+  /** Open Instance: command start → decorations painted. */
+  openInstanceMs: number;
+}
+
+interface Services {
+  readonly store: Store;
+  readonly loader: WorkspaceLoader;
+  readonly decorations: DecorationController;
+  readonly instancesTree: InstancesTreeProvider;
+  readonly timings: Timings;
+}
+
+/** A place in the snapshot: region path and 1-based line range. */
+interface Place {
+  readonly path: string;
+  readonly start: number;
+  readonly end: number;
+}
+
+export function registerCommands(services: Services): vscode.Disposable[] {
+  const { store, loader, decorations, instancesTree, timings } = services;
+  let predictionCursor = -1;
+
+  const openPlace = async (place: Place): Promise<vscode.TextEditor | undefined> => {
+    const view = store.view;
+    if (view === undefined) return undefined;
+    const resolved = await resolveInSnapshot(view.instance.snapshotRoot, place.path);
+    if (!resolved.ok) {
+      void vscode.window.showWarningMessage(`SWE-Explore: ${place.path} ${RESOLVE_FAILURE_TEXT[resolved.reason]} (${view.instance.instanceId}).`);
+      return undefined;
+    }
+    const document = await vscode.workspace.openTextDocument(vscode.Uri.file(resolved.absolute));
+    const range = lineRange(place.start, Math.max(place.start, place.end), document);
+    const editor = await vscode.window.showTextDocument(document, { preview: false, selection: new vscode.Selection(range.start, range.start) });
+    editor.revealRange(range, vscode.TextEditorRevealType.InCenterIfOutsideViewport);
+    return editor;
+  };
+
+  const openInstance = async (instanceId?: unknown): Promise<void> => {
+    const id = typeof instanceId === 'string' ? instanceId : await pickInstance(store);
+    if (id === undefined) return;
+    if (!store.data.instances.has(id)) {
+      void vscode.window.showErrorMessage(`SWE-Explore: no instance ${id} in the loaded bench file.`);
+      return;
+    }
+    const started = performance.now();
+    predictionCursor = -1;
+    store.select({ instanceId: id });
+    await loader.ensureLineCounts(id);
+    const view = store.view;
+    if (view === undefined) return;
+    const first = firstCoreRegion(view.instance.groundTruth.coreRegions, view.instance.groundTruth.mainFiles);
+    if (first !== undefined) await openPlace(first);
+    decorations.paintAll();
+    timings.openInstanceMs = performance.now() - started;
+  };
+
+  const revealRegion = async (target: RevealTarget): Promise<void> => {
+    const view = store.view;
+    if (view === undefined) return;
+    const place = placeOf(view.explanation, view.prepared.optionalRegions, target);
+    if (place !== undefined) await openPlace(place);
+  };
+
+  /** Positional navigation: the next/previous place after the cursor, across the instance's files. */
+  const step = async (places: Place[], direction: 1 | -1, what: string): Promise<void> => {
+    const view = store.view;
+    if (view === undefined) return;
+    if (places.length === 0) {
+      void vscode.window.showInformationMessage(`SWE-Explore: no ${what} in ${view.instance.instanceId}.`);
+      return;
+    }
+    const order = new Map(places.map((p) => [p.path, 0]));
+    [...new Set(places.map((p) => p.path))].forEach((p, i) => order.set(p, i));
+    const sorted = [...places].sort((a, b) => order.get(a.path)! - order.get(b.path)! || a.start - b.start);
+    const editor = vscode.window.activeTextEditor;
+    const currentPath = editor === undefined ? undefined : snapshotPathOf(view, editor.document.uri);
+    const line = editor === undefined ? 0 : editor.selection.active.line + 1;
+    const key = (p: Place): number => (order.get(p.path) ?? 0) * 1e9 + p.start;
+    const here = currentPath === undefined || !order.has(currentPath) ? (direction === 1 ? -1 : Infinity) : (order.get(currentPath) ?? 0) * 1e9 + line;
+    const target = direction === 1 ? (sorted.find((p) => key(p) > here) ?? sorted[0]!) : ([...sorted].reverse().find((p) => key(p) < here) ?? sorted[sorted.length - 1]!);
+    await openPlace(target);
+  };
+
+  const missedPlaces = (): Place[] => {
+    const view = store.view;
+    if (view === undefined) return [];
+    return [...view.explanation.lines.missed].flatMap(([path, set]) => set.map(([start, end]) => ({ path, start, end })));
+  };
+  const corePlaces = (): Place[] => {
+    const view = store.view;
+    if (view === undefined) return [];
+    return view.explanation.coreRegions.flatMap((r) => (r.resolution.kind === 'resolved' ? [{ path: r.region.path, start: r.resolution.start, end: r.resolution.end }] : []));
+  };
+  const stepPrediction = async (direction: 1 | -1): Promise<void> => {
+    const view = store.view;
+    if (view === undefined || view.explanation.predictions.length === 0) {
+      void vscode.window.showInformationMessage('SWE-Explore: no predictions for this instance and explorer.');
+      return;
+    }
+    const n = view.explanation.predictions.length;
+    predictionCursor = predictionCursor < 0 ? (direction === 1 ? 0 : n - 1) : (predictionCursor + direction + n) % n;
+    await revealRegion({ kind: 'prediction', rank: predictionCursor + 1 });
+  };
+  const stepInstance = async (direction: 1 | -1): Promise<void> => {
+    const ids = instancesTree.orderedInstanceIds();
+    if (ids.length === 0) return;
+    const index = ids.indexOf(store.selection.instanceId ?? '');
+    const next = index < 0 ? ids[0]! : ids[(index + direction + ids.length) % ids.length]!;
+    await openInstance(next);
+  };
+
+  const register = (id: string, handler: (...args: never[]) => unknown): vscode.Disposable => vscode.commands.registerCommand(`sweExplore.${id}`, handler);
+
+  return [
+    register('openInstance', openInstance),
+    register('revealRegion', revealRegion),
+    register('reload', () => loader.load()),
+    register('pickExplorer', async (explorer?: unknown) => {
+      const chosen = typeof explorer === 'string' ? explorer : await vscode.window.showQuickPick(store.explorers, { title: 'SWE-Explore: explorer to score' });
+      if (chosen !== undefined && store.explorers.includes(chosen)) store.select({ explorer: chosen });
+    }),
+    register('setBudget', async (budget?: unknown) => {
+      const chosen = typeof budget === 'number' ? budget : await pickBudget(store.selection.budget);
+      if (chosen !== undefined && Number.isInteger(chosen) && chosen >= 1) store.select({ budget: chosen });
+    }),
+    register('setProfile', async (profile?: unknown) => {
+      const chosen =
+        typeof profile === 'string'
+          ? profile
+          : (
+              await vscode.window.showQuickPick(
+                [
+                  { label: 'official', description: 'line counts only for ground-truth-region files, like the official runner (citable)' },
+                  { label: 'snapshot', description: 'line counts for every snapshot file (debugging)' },
+                ],
+                { title: 'SWE-Explore: scoring profile' },
+              )
+            )?.label;
+      const valid = PROFILES.find((p) => p === chosen);
+      if (valid !== undefined) store.select({ profile: valid as Profile });
+    }),
+    register('nextMissedSpan', () => step(missedPlaces(), 1, 'missed core lines')),
+    register('previousMissedSpan', () => step(missedPlaces(), -1, 'missed core lines')),
+    register('nextCoreRegion', () => step(corePlaces(), 1, 'core regions')),
+    register('previousCoreRegion', () => step(corePlaces(), -1, 'core regions')),
+    register('nextPrediction', () => stepPrediction(1)),
+    register('previousPrediction', () => stepPrediction(-1)),
+    register('nextInstance', () => stepInstance(1)),
+    register('previousInstance', () => stepInstance(-1)),
+    register('toggleCoreLayer', () => toggleSetting('layers.core')),
+    register('toggleOptionalLayer', () => toggleSetting('layers.optional')),
+    register('togglePredictionsLayer', () => toggleSetting('layers.predictions')),
+    register('toggleMissedLayer', () => toggleSetting('layers.missed')),
+    register('togglePatchLayer', () => toggleSetting('layers.patch')),
+    register('toggleCodeLens', () => toggleSetting('codeLens.enabled')),
+    register('toggleOptionalModel', async () => {
+      const models = [...new Set(store.instanceIds.flatMap((id) => Object.keys(store.data.instances.get(id)!.groundTruth.optionalRegionsByModel)))].sort();
+      const hidden = new Set(readLayerSettings().hiddenOptionalModels);
+      const picked = await vscode.window.showQuickPick(
+        models.map((model) => ({ label: model, picked: !hidden.has(model) })),
+        { canPickMany: true, title: 'SWE-Explore: optional regions to show, per model' },
+      );
+      if (picked === undefined) return;
+      const shown = new Set(picked.map((p) => p.label));
+      await updateSetting('layers.hiddenOptionalModels', models.filter((m) => !shown.has(m)));
+    }),
+    register('filterInstances', async () => {
+      const text = await vscode.window.showInputBox({ title: 'SWE-Explore: filter instances', prompt: 'Part of an instance id or repo (empty: show all)', value: instancesTree.filter });
+      if (text !== undefined) instancesTree.filter = text;
+    }),
+    register('sortInstances', async () => {
+      const items = [{ label: 'Bench order', metric: undefined as OfficialMetricName | undefined }, ...OFFICIAL_METRIC_NAMES.map((metric) => ({ label: METRIC_INFO[metric].label, description: metric, metric }))];
+      const picked = await vscode.window.showQuickPick(items, { title: 'SWE-Explore: sort instances (highest first) by' });
+      if (picked !== undefined) instancesTree.sortMetric = picked.metric;
+    }),
+    register('showProblems', () => vscode.commands.executeCommand('workbench.actions.view.problems')),
+  ];
+}
+
+/** The main file's first core region, else the first core region. */
+function firstCoreRegion(regions: readonly Region[], mainFiles: readonly string[]): Region | undefined {
+  return regions.find((r) => mainFiles.includes(r.path)) ?? regions[0];
+}
+
+function placeOf(
+  explanation: NonNullable<Store['view']>['explanation'],
+  optional: NonNullable<Store['view']>['prepared']['optionalRegions'],
+  target: RevealTarget,
+): Place | undefined {
+  const entry =
+    target.kind === 'core' ? explanation.coreRegions[target.index] : target.kind === 'optional' ? optional[target.index] : explanation.predictions[target.rank - 1];
+  if (entry === undefined) return undefined;
+  const r = entry.resolution;
+  if (r.kind === 'resolved') return { path: entry.region.path, start: Math.min(r.start, r.end), end: Math.max(r.start, r.end) };
+  return { path: entry.region.path, start: 1, end: 1 };
+}
+
+async function pickInstance(store: Store): Promise<string | undefined> {
+  const explorer = store.selection.explorer;
+  const items = store.instanceIds.map((id) => {
+    const entry = store.data.instances.get(id)!;
+    const metrics = store.scoreOf(id, explorer);
+    return {
+      label: id,
+      description: entry.repo,
+      detail: metrics === undefined ? undefined : `${explorer}: recall ${metrics.recall.toFixed(3)} · nDCG@500 ${metrics.ndcg_at_500.toFixed(3)} · Recall@500 ${metrics.recall_at_500.toFixed(3)}`,
+    };
+  });
+  const picked = await vscode.window.showQuickPick(items, { title: 'SWE-Explore: Open Instance', placeHolder: 'Instance id or repo', matchOnDescription: true });
+  return picked?.label;
+}
+
+async function pickBudget(current: number): Promise<number | undefined> {
+  const items = [100, 300, 500].map((b) => ({ label: String(b), description: b === current ? 'current' : 'official budget' }));
+  items.push({ label: 'Custom…', description: current === 100 || current === 300 || current === 500 ? '' : `current: ${current}` });
+  const picked = await vscode.window.showQuickPick(items, { title: 'SWE-Explore: line budget B' });
+  if (picked === undefined) return undefined;
+  if (picked.label !== 'Custom…') return Number(picked.label);
+  const text = await vscode.window.showInputBox({
+    title: 'SWE-Explore: custom line budget',
+    value: String(current),
+    validateInput: (value) => (/^\d+$/.test(value) && Number(value) >= 1 ? undefined : 'A whole number of lines, at least 1'),
+  });
+  return text === undefined ? undefined : Number(text);
+}

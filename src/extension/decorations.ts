@@ -1,0 +1,197 @@
+import * as vscode from 'vscode';
+import { EMPTY_SET, lineSetUnion, subtract, type IntervalSet, type LineSet } from '../core';
+import { lineRange } from './ranges';
+import { readLayerSettings, type LayerSettings } from './settings';
+import { snapshotPathOf } from './snapshot';
+import type { InstanceView, Store } from './store';
+
+const color = (id: string): vscode.ThemeColor => new vscode.ThemeColor(`sweExplore.${id}`);
+
+/**
+ * One decoration type per layer, created once. Every layer carries a non-colour signal too:
+ * core = solid left border, optional = dashed left border, predictions = right border (solid in
+ * budget, dotted past it) plus a rank badge, missed = a text label, patch = dashed underline + label.
+ */
+function createDecorationTypes(): Record<'core' | 'optional' | 'inBudget' | 'overBudget' | 'missed' | 'missedLabel' | 'patch' | 'patchLabel' | 'badge', vscode.TextEditorDecorationType> {
+  const create = vscode.window.createTextEditorDecorationType;
+  return {
+    core: create({
+      isWholeLine: true,
+      backgroundColor: color('coreBackground'),
+      borderColor: color('coreBorder'),
+      borderStyle: 'solid',
+      borderWidth: '0 0 0 3px',
+      overviewRulerColor: color('coreBorder'),
+      overviewRulerLane: vscode.OverviewRulerLane.Left,
+    }),
+    optional: create({
+      isWholeLine: true,
+      backgroundColor: color('optionalBackground'),
+      borderColor: color('optionalBorder'),
+      borderStyle: 'dashed',
+      borderWidth: '0 0 0 3px',
+    }),
+    inBudget: create({
+      isWholeLine: true,
+      backgroundColor: color('predictionInBudgetBackground'),
+      borderColor: color('predictionInBudgetBorder'),
+      borderStyle: 'solid',
+      borderWidth: '0 4px 0 0',
+      overviewRulerColor: color('predictionInBudgetBorder'),
+      overviewRulerLane: vscode.OverviewRulerLane.Center,
+    }),
+    overBudget: create({
+      isWholeLine: true,
+      borderColor: color('predictionOverBudgetBorder'),
+      borderStyle: 'dotted',
+      borderWidth: '0 4px 0 0',
+      overviewRulerColor: color('predictionOverBudgetBorder'),
+      overviewRulerLane: vscode.OverviewRulerLane.Center,
+    }),
+    missed: create({
+      isWholeLine: true,
+      backgroundColor: color('missedBackground'),
+      overviewRulerColor: color('missedBorder'),
+      overviewRulerLane: vscode.OverviewRulerLane.Right,
+    }),
+    missedLabel: create({
+      after: { color: color('missedBorder'), margin: '0 0 0 2em', fontStyle: 'italic' },
+    }),
+    patch: create({
+      isWholeLine: true,
+      borderColor: color('patchBorder'),
+      borderStyle: 'dashed',
+      borderWidth: '0 0 1px 0',
+    }),
+    patchLabel: create({
+      after: { color: color('patchBorder'), margin: '0 0 0 2em' },
+    }),
+    badge: create({
+      after: { color: color('rankBadgeForeground'), margin: '0 0 0 2em', fontWeight: 'bold' },
+    }),
+  };
+}
+
+type DecorationTypes = ReturnType<typeof createDecorationTypes>;
+export type LayerName = keyof DecorationTypes;
+
+/** Paints the current instance's layers on every visible editor of its snapshot. */
+export class DecorationController implements vscode.Disposable {
+  private readonly types: DecorationTypes = createDecorationTypes();
+  private readonly subscriptions: vscode.Disposable[] = [];
+  private layers: LayerSettings = readLayerSettings();
+  /** Milliseconds the last full repaint took. */
+  lastPaintMs = 0;
+  /**
+   * What each visible editor last received, per layer, as 1-based line ranges. The VS Code API
+   * cannot read decorations back, so this is how integration tests check the painted ranges.
+   */
+  readonly applied = new Map<string, Partial<Record<LayerName, [number, number][]>>>();
+
+  constructor(private readonly store: Store) {
+    this.subscriptions.push(
+      store.onDidChange(() => this.paintAll()),
+      vscode.window.onDidChangeVisibleTextEditors(() => this.paintAll()),
+      vscode.workspace.onDidChangeConfiguration((event) => {
+        if (event.affectsConfiguration('sweExplore.layers')) {
+          this.layers = readLayerSettings();
+          this.paintAll();
+        }
+      }),
+    );
+  }
+
+  paintAll(): void {
+    const started = performance.now();
+    const view = this.store.view;
+    for (const editor of vscode.window.visibleTextEditors) this.paint(editor, view);
+    this.lastPaintMs = performance.now() - started;
+  }
+
+  private paint(editor: vscode.TextEditor, view: InstanceView | undefined): void {
+    const path = snapshotPathOf(view, editor.document.uri);
+    const layers = this.layers;
+    const ranges = (set: IntervalSet | undefined, on: boolean): vscode.Range[] =>
+      on && set !== undefined ? set.filter(([s]) => s <= editor.document.lineCount).map(([s, e]) => lineRange(s, e, editor.document)) : [];
+    const painted: Partial<Record<LayerName, [number, number][]>> = {};
+    this.applied.set(editor.document.uri.toString(), painted);
+    const set = (layer: LayerName, decorations: readonly (vscode.Range | vscode.DecorationOptions)[]): void => {
+      editor.setDecorations(this.types[layer], decorations as vscode.DecorationOptions[]);
+      painted[layer] = decorations.map((d) => {
+        const range = d instanceof vscode.Range ? d : d.range;
+        return [range.start.line + 1, range.end.line + 1];
+      });
+    };
+    if (view === undefined || path === undefined) {
+      for (const layer of Object.keys(this.types) as LayerName[]) set(layer, []);
+      return;
+    }
+    const { lines } = view.explanation;
+    const optional = this.visibleOptional(view, layers);
+    const predicted = lines.predicted.get(path) ?? EMPTY_SET;
+    const inBudget = lines.inBudget.get(path) ?? EMPTY_SET;
+    const missed = lines.missed.get(path);
+    const patch = view.patchLines.get(path);
+
+    set('core', ranges(lines.core.get(path), layers.core));
+    set('optional', ranges(optional.get(path), layers.optional));
+    set('inBudget', ranges(inBudget, layers.predictions));
+    set('overBudget', ranges(subtract(predicted, inBudget), layers.predictions));
+    set('missed', ranges(missed, layers.missed));
+    set('missedLabel', layers.missed ? labels(editor, missed, (s, e) => `◌ missed core: ${e - s + 1} line${e === s ? '' : 's'} not reached within B=${view.explanation.budget}`) : []);
+    set('patch', ranges(patch, layers.patch));
+    set('patchLabel', layers.patch ? labels(editor, patch, () => '± gold patch edits here') : []);
+    set('badge', layers.predictions ? this.badges(editor, view, path) : []);
+  }
+
+  private visibleOptional(view: InstanceView, layers: LayerSettings): LineSet {
+    let out: LineSet = new Map();
+    for (const [model, set] of view.explanation.lines.optionalByModel) {
+      if (!layers.hiddenOptionalModels.includes(model)) out = lineSetUnion(out, set);
+    }
+    return out;
+  }
+
+  /** `#k ✓ in B` badges on the first line of each prediction; entries sharing a line share a badge. */
+  private badges(editor: vscode.TextEditor, view: InstanceView, path: string): vscode.DecorationOptions[] {
+    const byLine = new Map<number, string[]>();
+    for (const p of view.explanation.predictions) {
+      if (p.region.path !== path) continue;
+      const line = p.resolution.kind === 'resolved' ? Math.max(1, Math.min(p.resolution.start, p.resolution.end)) : 1;
+      if (line > editor.document.lineCount) continue;
+      const text =
+        p.resolution.kind === 'unresolvable'
+          ? `#${p.rank} ⚠ unresolvable (0 lines)`
+          : p.budgetStatus === 'in'
+            ? `#${p.rank} ✓ in budget`
+            : p.budgetStatus === 'partial'
+              ? `#${p.rank} ◐ ${p.linesInBudget}/${p.lines} lines in budget`
+              : p.budgetStatus === 'over'
+                ? `#${p.rank} ✗ over budget`
+                : `#${p.rank} ⚠ inverted (0 lines)`;
+      const list = byLine.get(line) ?? [];
+      list.push(text);
+      byLine.set(line, list);
+    }
+    return [...byLine].map(([line, texts]) => ({
+      range: lineRange(line, line, editor.document),
+      renderOptions: { after: { contentText: `  ${texts.join('  ')}` } },
+    }));
+  }
+
+  dispose(): void {
+    for (const subscription of this.subscriptions) subscription.dispose();
+    for (const type of Object.values(this.types)) type.dispose();
+  }
+}
+
+/** A label (after-text) on the first line of each span. */
+function labels(editor: vscode.TextEditor, set: IntervalSet | undefined, text: (start: number, end: number) => string): vscode.DecorationOptions[] {
+  if (set === undefined) return [];
+  const out: vscode.DecorationOptions[] = [];
+  for (const [s, e] of set) {
+    if (s > editor.document.lineCount) continue;
+    out.push({ range: lineRange(s, s, editor.document), renderOptions: { after: { contentText: text(s, e) } } });
+  }
+  return out;
+}

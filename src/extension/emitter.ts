@@ -1,0 +1,22 @@
+/** A minimal typed event emitter, so the store stays free of the `vscode` module and unit-testable. */
+export interface Disposable {
+  dispose(): void;
+}
+
+export class Emitter<T> implements Disposable {
+  private listeners = new Set<(event: T) => void>();
+
+  /** Subscribes; the returned disposable unsubscribes. */
+  readonly event = (listener: (event: T) => void): Disposable => {
+    this.listeners.add(listener);
+    return { dispose: () => this.listeners.delete(listener) };
+  };
+
+  fire(event: T): void {
+    for (const listener of [...this.listeners]) listener(event);
+  }
+
+  dispose(): void {
+    this.listeners.clear();
+  }
+}

@@ -1,0 +1,236 @@
+import * as path from 'node:path';
+import { access } from 'node:fs/promises';
+import * as vscode from 'vscode';
+import { readBenchFile, readPredictionFile } from '../data/jsonl';
+import { LineCountCache, snapshotLineCounts } from '../data/lineCounts';
+import { readLineCountsFile } from '../data/lineCountsFile';
+import type { Problem } from '../data/problems';
+import { toGroundTruth, toRegions } from '../data/schemas';
+import { readDataSettings, type DataSettings } from './settings';
+import type { InstanceEntry, PredictionEntry, Store, WorkspaceData } from './store';
+
+/** Instances whose line counts are read per batch in the background (one store update each). */
+const BACKGROUND_BATCH = 25;
+const RELOAD_DEBOUNCE_MS = 150;
+
+/**
+ * Finds and reads the workspace's bench and prediction files into the store, reads snapshot line
+ * counts (the current instance first, then the rest in the background), and reloads when a data
+ * file changes on disk.
+ */
+export class WorkspaceLoader implements vscode.Disposable {
+  private readonly subscriptions: vscode.Disposable[] = [];
+  private readonly cache = new LineCountCache();
+  private watchers: vscode.Disposable[] = [];
+  private generation = 0;
+  private reloadTimer: ReturnType<typeof setTimeout> | undefined;
+  private precomputedCounts = new Map<string, Map<string, number>>();
+  private readonly problemsChanged = new vscode.EventEmitter<readonly Problem[]>();
+  /** Fires with every problem known (load problems plus snapshot problems). */
+  readonly onDidChangeProblems = this.problemsChanged.event;
+  private snapshotProblems = new Map<string, Problem[]>();
+  private loadProblems: Problem[] = [];
+  /** Milliseconds the last full load took. */
+  lastLoadMs = 0;
+
+  constructor(private readonly store: Store) {
+    this.subscriptions.push(
+      vscode.workspace.onDidChangeConfiguration((event) => {
+        if (event.affectsConfiguration('sweExplore.data')) this.scheduleReload();
+      }),
+      store.onDidChange((change) => {
+        const id = store.selection.instanceId;
+        if (change === 'selection' && id !== undefined && !store.hasLineCounts(id)) void this.countInstances([id], this.generation);
+      }),
+    );
+  }
+
+  /** Reads everything again from disk. */
+  async load(): Promise<void> {
+    const generation = ++this.generation;
+    const started = performance.now();
+    this.store.setLoading(true);
+    const settings = readDataSettings();
+    const data = await vscode.window.withProgress(
+      { location: { viewId: 'sweExplore.instances' }, title: 'Loading SWE-Explore data' },
+      () => readWorkspaceData(settings),
+    );
+    if (generation !== this.generation) return;
+    const precomputed = await readConfiguredLineCounts(settings, data.benchFile);
+    this.precomputedCounts = precomputed.counts;
+    this.loadProblems = precomputed.problems;
+    this.cache.clear();
+    this.snapshotProblems.clear();
+    this.store.clearLineCounts();
+    this.store.setData(data);
+    this.lastLoadMs = performance.now() - started;
+    this.problemsChanged.fire(this.allProblems());
+    this.watch(settings, data.benchFile);
+    const current = this.store.selection.instanceId;
+    if (current !== undefined) await this.countInstances([current], generation);
+    void this.countInBackground(generation);
+  }
+
+  /** Resolves once the given instance's line counts are in the store. */
+  async ensureLineCounts(instanceId: string): Promise<void> {
+    if (!this.store.hasLineCounts(instanceId)) await this.countInstances([instanceId], this.generation);
+  }
+
+  private async countInBackground(generation: number): Promise<void> {
+    const pending = this.store.instanceIds.filter((id) => !this.store.hasLineCounts(id));
+    for (let i = 0; i < pending.length && generation === this.generation; i += BACKGROUND_BATCH) {
+      await this.countInstances(pending.slice(i, i + BACKGROUND_BATCH), generation);
+    }
+  }
+
+  private async countInstances(instanceIds: readonly string[], generation: number): Promise<void> {
+    const results = new Map<string, ReadonlyMap<string, number>>();
+    await Promise.all(
+      instanceIds.map(async (id) => {
+        const entry = this.store.data.instances.get(id);
+        if (entry === undefined) return;
+        const paths = referencedPaths(entry, this.store.data);
+        const counted = await snapshotLineCounts(entry.snapshotRoot, paths, {
+          cache: this.cache,
+          location: { file: this.store.data.benchFile ?? entry.snapshotRoot, line: entry.benchLine, instanceId: id },
+          concurrency: 8,
+        });
+        const counts = new Map(this.precomputedCounts.get(id) ?? []);
+        for (const [p, n] of counted.counts) counts.set(p, n);
+        results.set(id, counts);
+        // A snapshot that is absent altogether is one problem, not one per file.
+        const missingAll = counted.counts.size === 0 && paths.size > 0 && !this.precomputedCounts.has(id);
+        this.snapshotProblems.set(
+          id,
+          missingAll
+            ? [{ file: this.store.data.benchFile ?? entry.snapshotRoot, line: entry.benchLine, severity: 'warning', code: 'missing-snapshot', message: `${id}: snapshot folder ${entry.snapshotRoot} is missing or empty; whole-file regions cannot be resolved`, instanceId: id }]
+            : counted.problems,
+        );
+      }),
+    );
+    if (generation !== this.generation) return;
+    this.store.setLineCounts(results);
+    this.problemsChanged.fire(this.allProblems());
+  }
+
+  allProblems(): Problem[] {
+    return [...this.store.data.problems, ...this.loadProblems, ...[...this.snapshotProblems.values()].flat()];
+  }
+
+  /** Snapshot problems of one instance (missing files and the like). */
+  problemsOf(instanceId: string): readonly Problem[] {
+    return this.snapshotProblems.get(instanceId) ?? [];
+  }
+
+  scheduleReload(): void {
+    if (this.reloadTimer !== undefined) clearTimeout(this.reloadTimer);
+    this.reloadTimer = setTimeout(() => {
+      this.reloadTimer = undefined;
+      void this.load();
+    }, RELOAD_DEBOUNCE_MS);
+  }
+
+  private watch(settings: DataSettings, benchFile: string | undefined): void {
+    for (const watcher of this.watchers) watcher.dispose();
+    this.watchers = [];
+    if (benchFile === undefined) return;
+    const base = vscode.Uri.file(path.dirname(benchFile));
+    const patterns = [path.basename(benchFile), ...settings.predictionGlobs];
+    for (const pattern of patterns) {
+      const watcher = vscode.workspace.createFileSystemWatcher(new vscode.RelativePattern(base, pattern));
+      const reload = (): void => this.scheduleReload();
+      this.watchers.push(watcher, watcher.onDidChange(reload), watcher.onDidCreate(reload), watcher.onDidDelete(reload));
+    }
+  }
+
+  dispose(): void {
+    if (this.reloadTimer !== undefined) clearTimeout(this.reloadTimer);
+    for (const d of [...this.subscriptions, ...this.watchers]) d.dispose();
+    this.problemsChanged.dispose();
+  }
+}
+
+/** Every path an instance's regions, files, reads and predictions mention: the files to count. */
+function referencedPaths(entry: InstanceEntry, data: WorkspaceData): Set<string> {
+  const gt = entry.groundTruth;
+  const paths = new Set<string>([...gt.coreFiles, ...gt.coreRegions.map((r) => r.path)]);
+  for (const files of Object.values(gt.optionalFilesByModel)) for (const p of files) paths.add(p);
+  for (const regions of Object.values(gt.optionalRegionsByModel)) for (const r of regions) paths.add(r.path);
+  for (const p of Object.keys(entry.record.read_step_info ?? {})) paths.add(p);
+  for (const rows of data.predictions.values()) for (const r of rows.get(entry.instanceId)?.regions ?? []) paths.add(r.path);
+  return paths;
+}
+
+function resolveSetting(value: string): string | undefined {
+  if (value === '') return undefined;
+  if (path.isAbsolute(value)) return value;
+  const folder = vscode.workspace.workspaceFolders?.[0];
+  return folder === undefined ? undefined : path.join(folder.uri.fsPath, value);
+}
+
+/** The bench file: the setting, else the first `bench*.jsonl` in the workspace (shallowest first). */
+async function findBenchFile(settings: DataSettings): Promise<string | undefined> {
+  const configured = resolveSetting(settings.benchFile);
+  if (configured !== undefined) return configured;
+  const found = await vscode.workspace.findFiles('**/bench*.jsonl', '**/{node_modules,.git}/**', 50);
+  const paths = found.map((uri) => uri.fsPath).sort((a, b) => a.split(path.sep).length - b.split(path.sep).length || a.localeCompare(b));
+  return paths[0];
+}
+
+async function readWorkspaceData(settings: DataSettings): Promise<WorkspaceData> {
+  const benchFile = await findBenchFile(settings);
+  if (benchFile === undefined) return { benchFile: undefined, reposRoot: undefined, instances: new Map(), predictions: new Map(), problems: [] };
+  const benchDir = path.dirname(benchFile);
+  const reposRoot = resolveSetting(settings.reposRoot) ?? benchDir;
+  const bench = await readBenchFile(benchFile);
+  const problems: Problem[] = [...bench.problems];
+  const instances = new Map<string, InstanceEntry>();
+  for (const { line, value } of bench.items) {
+    if (instances.has(value.instance_id)) continue;
+    const repoDir = value.repo_dir ?? path.join('repos', value.instance_id);
+    instances.set(value.instance_id, {
+      instanceId: value.instance_id,
+      repo: value.repo ?? value.instance_id.replace(/-\d+$/, '').replace('__', '/'),
+      record: value,
+      groundTruth: toGroundTruth(value),
+      benchLine: line,
+      snapshotRoot: path.resolve(reposRoot, repoDir),
+    });
+  }
+
+  const predictionFiles = new Set<string>();
+  for (const glob of settings.predictionGlobs) {
+    const uris = await vscode.workspace.findFiles(new vscode.RelativePattern(vscode.Uri.file(benchDir), glob), '**/node_modules/**');
+    for (const uri of uris) if (uri.fsPath !== benchFile) predictionFiles.add(uri.fsPath);
+  }
+  const predictions = new Map<string, Map<string, PredictionEntry>>();
+  for (const file of [...predictionFiles].sort()) {
+    const read = await readPredictionFile(file);
+    problems.push(...read.problems);
+    for (const { line, value } of read.items) {
+      let rows = predictions.get(value.explorer);
+      if (rows === undefined) predictions.set(value.explorer, (rows = new Map()));
+      if (!rows.has(value.instance_id)) rows.set(value.instance_id, { regions: toRegions(value.regions), file, line });
+      if (!instances.has(value.instance_id)) {
+        problems.push({ file, line, severity: 'warning', code: 'unknown-instance', message: `prediction for unknown instance ${value.instance_id}`, instanceId: value.instance_id });
+      }
+    }
+  }
+  return { benchFile, reposRoot, instances, predictions, problems };
+}
+
+/** `{instance_id: {path: count}}` from the setting, or `line_counts.json` beside the bench file when present. */
+async function readConfiguredLineCounts(settings: DataSettings, benchFile: string | undefined): Promise<{ counts: Map<string, Map<string, number>>; problems: Problem[] }> {
+  const configured = resolveSetting(settings.lineCountsFile);
+  const file = configured ?? (benchFile === undefined ? undefined : path.join(path.dirname(benchFile), 'line_counts.json'));
+  if (file === undefined) return { counts: new Map(), problems: [] };
+  if (configured === undefined) {
+    try {
+      await access(file);
+    } catch {
+      // No line-counts file beside the bench is the normal case: snapshots on disk are used.
+      return { counts: new Map(), problems: [] };
+    }
+  }
+  return readLineCountsFile(file);
+}

@@ -1,0 +1,95 @@
+import { OFFICIAL_METRIC_NAMES, recallAt, type OfficialMetricName } from '../core';
+import type { Resolution } from '../core/resolve';
+import { METRIC_INFO, type CurvePoint, type ExplorerComparison, type ScoresState } from '../webview/protocol';
+import type { Store } from './store';
+
+const CURVE_POINTS = 60;
+
+/** What the Scores webview shows, derived from the store (pure; no `vscode`). */
+export function buildScoresState(store: Store): ScoresState {
+  const { selection } = store;
+  const base = {
+    instanceId: selection.instanceId ?? '',
+    explorer: selection.explorer ?? '',
+    explorers: store.explorers,
+    budget: selection.budget,
+    profile: selection.profile,
+    metrics: [],
+    ndcgAtBudget: 0,
+    recallAtBudget: 0,
+    curve: [],
+    predictions: [],
+    quirks: [],
+    comparison: [],
+  };
+  if (store.loading) return { ...base, status: 'loading', message: 'Loading SWE-Explore data…' };
+  const view = store.view;
+  if (view === undefined) {
+    const count = store.data.instances.size;
+    const message =
+      count === 0
+        ? 'No bench file loaded. Open a folder with a SWE-Explore bench JSONL, or set sweExplore.data.benchFile.'
+        : `${count} instance${count === 1 ? '' : 's'} loaded. Run "SWE-Explore: Open Instance" or pick one in the Instances view.`;
+    return { ...base, status: 'empty', message };
+  }
+  const { explanation, prepared } = view;
+  const comparison: ExplorerComparison[] = store.explorers.flatMap((explorer) => {
+    const values = store.scoreOf(view.instance.instanceId, explorer);
+    return values === undefined ? [] : [{ explorer, values }];
+  });
+  const lineOccurrences = explanation.predictions.reduce((sum, p) => sum + p.lines, 0);
+  const curveMax = Math.max(100, selection.budget * 2, Math.min(lineOccurrences, 5000));
+  const curve: CurvePoint[] = [];
+  for (let i = 1; i <= CURVE_POINTS; i++) {
+    const budget = Math.max(1, Math.round((curveMax * i) / CURVE_POINTS));
+    curve.push({ budget, recall: recallAt(prepared, budget) });
+  }
+  return {
+    ...base,
+    status: 'ready',
+    message: view.lineCountsReady ? '' : 'Reading snapshot line counts…',
+    metrics: OFFICIAL_METRIC_NAMES.map((name: OfficialMetricName) => ({
+      name,
+      label: METRIC_INFO[name].label,
+      definition: METRIC_INFO[name].definition,
+      value: explanation.metrics[name],
+      audited: null,
+    })),
+    ndcgAtBudget: explanation.ndcg.ndcg,
+    recallAtBudget: explanation.recallAtBudget,
+    curve,
+    predictions: explanation.predictions.map((p) => ({
+      rank: p.rank,
+      path: p.region.path,
+      start: p.region.start,
+      end: p.region.end,
+      resolved: describeResolution(p.resolution),
+      lines: p.lines,
+      cumulative: p.cumulativeLength,
+      gain: p.gain,
+      discount: p.discount,
+      linesInBudget: p.linesInBudget,
+      budgetStatus: p.budgetStatus,
+      ndcgAdmitted: p.ndcgAdmitted,
+      noise: p.noise,
+    })),
+    quirks: explanation.quirks.map((q) => q.message),
+    comparison,
+  };
+}
+
+/** "12–40", "12–40 (inverted)" or the reason a region is unresolvable. */
+export function describeResolution(resolution: Resolution): string {
+  if (resolution.kind === 'unresolvable') {
+    switch (resolution.reason) {
+      case 'no-line-count':
+        return 'unresolvable: no line count';
+      case 'empty-file':
+        return 'unresolvable: empty file';
+      case 'non-positive-end':
+        return 'unresolvable: end < 1';
+    }
+  }
+  const range = `${resolution.start}–${resolution.end}`;
+  return resolution.start > resolution.end ? `${range} (inverted: no lines)` : range;
+}

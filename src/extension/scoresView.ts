@@ -1,0 +1,144 @@
+/**
+ * The Scores sidebar view: hosts the webview bundle (dist/webview.js), hands it the latest
+ * ScoresState after its `ready` handshake, and forwards validated messages to the extension.
+ */
+import { randomBytes } from 'node:crypto';
+import { performance } from 'node:perf_hooks';
+import * as vscode from 'vscode';
+import { parseFromWebview, type FromWebview, type ScoresState, type ToWebview } from '../webview/protocol';
+
+/** View id contributed under the SWE-Explore activity-bar container. */
+export const SCORES_VIEW_ID = 'sweExplore.scores';
+
+export interface ScoresViewHandlers {
+  /** Every validated message from the webview, `ready` included. */
+  onMessage(message: FromWebview): void;
+  /** Optional log sink (e.g. an output channel's appendLine); told once about invalid messages. */
+  log?(line: string): void;
+}
+
+/** A fresh CSP nonce per render: 16 random bytes, base64. */
+function createNonce(): string {
+  return randomBytes(16).toString('base64');
+}
+
+export class ScoresViewProvider implements vscode.WebviewViewProvider, vscode.Disposable {
+  private view: vscode.WebviewView | undefined;
+  private ready = false;
+  private latest: ScoresState | undefined;
+  private resolvedAt: number | undefined;
+  private latency: number | undefined;
+  private warnedInvalid = false;
+  private viewDisposables: vscode.Disposable[] = [];
+
+  constructor(
+    private readonly extensionUri: vscode.Uri,
+    private readonly handlers: ScoresViewHandlers,
+  ) {}
+
+  /** Milliseconds from resolveWebviewView to the webview's first `ready`; undefined until then. */
+  get readyLatencyMs(): number | undefined {
+    return this.latency;
+  }
+
+  resolveWebviewView(webviewView: vscode.WebviewView): void {
+    this.disposeViewListeners();
+    this.view = webviewView;
+    this.ready = false;
+    this.latency = undefined;
+    this.resolvedAt = performance.now();
+
+    const webview = webviewView.webview;
+    webview.options = {
+      enableScripts: true,
+      localResourceRoots: [vscode.Uri.joinPath(this.extensionUri, 'dist'), vscode.Uri.joinPath(this.extensionUri, 'media')],
+    };
+    this.viewDisposables.push(
+      webview.onDidReceiveMessage((raw: unknown) => this.receive(raw)),
+      webviewView.onDidDispose(() => {
+        if (this.view === webviewView) {
+          this.view = undefined;
+          this.ready = false;
+          this.disposeViewListeners();
+        }
+      }),
+    );
+    webview.html = this.html(webview);
+  }
+
+  /** Remembers the state and posts it once the webview has said it is ready. */
+  update(state: ScoresState): void {
+    this.latest = state;
+    this.post();
+  }
+
+  dispose(): void {
+    this.disposeViewListeners();
+    this.view = undefined;
+    this.ready = false;
+  }
+
+  private receive(raw: unknown): void {
+    const message = parseFromWebview(raw);
+    if (message === null) {
+      if (!this.warnedInvalid) {
+        this.warnedInvalid = true;
+        this.handlers.log?.(`Scores view: ignored an invalid webview message (further ones are ignored silently): ${describe(raw)}`);
+      }
+      return;
+    }
+    if (message.type === 'ready') {
+      // A view that was hidden reloads its page and says ready again; only the first counts as first paint.
+      if (this.latency === undefined && this.resolvedAt !== undefined) this.latency = performance.now() - this.resolvedAt;
+      this.ready = true;
+      this.post();
+    }
+    this.handlers.onMessage(message);
+  }
+
+  private post(): void {
+    if (this.view === undefined || !this.ready || this.latest === undefined) return;
+    const message: ToWebview = { type: 'state', state: this.latest };
+    // A hidden view drops the message; it says ready again when shown and then gets the latest state.
+    void this.view.webview.postMessage(message);
+  }
+
+  private html(webview: vscode.Webview): string {
+    const nonce = createNonce();
+    const script = webview.asWebviewUri(vscode.Uri.joinPath(this.extensionUri, 'dist', 'webview.js'));
+    const style = webview.asWebviewUri(vscode.Uri.joinPath(this.extensionUri, 'media', 'scores.css'));
+    const csp = [
+      "default-src 'none'",
+      `style-src ${webview.cspSource}`,
+      `script-src 'nonce-${nonce}'`,
+      `img-src ${webview.cspSource} data:`,
+    ].join('; ');
+    return `<!DOCTYPE html>
+<html lang="en">
+<head>
+  <meta charset="UTF-8">
+  <meta http-equiv="Content-Security-Policy" content="${csp};">
+  <meta name="viewport" content="width=device-width, initial-scale=1.0">
+  <link rel="stylesheet" href="${style.toString()}">
+  <title>Scores</title>
+</head>
+<body>
+  <main id="scores-root"></main>
+  <script nonce="${nonce}" src="${script.toString()}"></script>
+</body>
+</html>`;
+  }
+
+  private disposeViewListeners(): void {
+    for (const disposable of this.viewDisposables.splice(0)) disposable.dispose();
+  }
+}
+
+function describe(raw: unknown): string {
+  try {
+    const text = JSON.stringify(raw) ?? String(raw);
+    return text.length > 200 ? `${text.slice(0, 200)}…` : text;
+  } catch {
+    return typeof raw;
+  }
+}

@@ -1,0 +1,14 @@
+import * as path from 'node:path';
+import type * as vscode from 'vscode';
+import type { InstanceView } from './store';
+
+/**
+ * The region path (POSIX, relative to the snapshot root) of a document, when the document lies
+ * inside the current instance's snapshot; undefined otherwise.
+ */
+export function snapshotPathOf(view: InstanceView | undefined, uri: vscode.Uri): string | undefined {
+  if (view === undefined || uri.scheme !== 'file') return undefined;
+  const relative = path.relative(view.instance.snapshotRoot, uri.fsPath);
+  if (relative === '' || relative.startsWith('..') || path.isAbsolute(relative)) return undefined;
+  return relative.split(path.sep).join('/');
+}

@@ -1,0 +1,33 @@
+import * as vscode from 'vscode';
+import type { Store } from './store';
+
+/** `instance · explorer · nDCG@B · R`, click to open another instance. */
+export class ScoreStatusBar implements vscode.Disposable {
+  private readonly item = vscode.window.createStatusBarItem('sweExplore.status', vscode.StatusBarAlignment.Left, 50);
+  private readonly subscription: vscode.Disposable;
+
+  constructor(private readonly store: Store) {
+    this.item.name = 'SWE-Explore score';
+    this.item.command = 'sweExplore.openInstance';
+    this.subscription = store.onDidChange(() => this.update());
+    this.update();
+  }
+
+  update(): void {
+    const view = this.store.view;
+    if (view === undefined) {
+      this.item.hide();
+      return;
+    }
+    const { budget } = view.explanation;
+    const explorer = view.explorer ?? 'no explorer';
+    this.item.text = `$(telescope) ${view.instance.instanceId} · ${explorer} · nDCG@${budget} ${view.explanation.ndcg.ndcg.toFixed(3)} · R ${view.explanation.metrics.recall.toFixed(3)}`;
+    this.item.tooltip = `SWE-Explore (${view.prepared.profile} profile): nDCG@${budget} = ${view.explanation.ndcg.ndcg}, recall = ${view.explanation.metrics.recall}, Recall@${budget} = ${view.explanation.recallAtBudget}. Click to open another instance.`;
+    this.item.show();
+  }
+
+  dispose(): void {
+    this.subscription.dispose();
+    this.item.dispose();
+  }
+}

@@ -1,0 +1,195 @@
+import * as vscode from 'vscode';
+import { OFFICIAL_METRIC_NAMES, type OfficialMetricName } from '../core';
+import { METRIC_INFO } from '../webview/protocol';
+import { describeResolution } from './scoresState';
+import type { Store } from './store';
+
+/** Arguments of `sweExplore.revealRegion`. */
+export type RevealTarget =
+  | { readonly kind: 'core'; readonly index: number }
+  | { readonly kind: 'optional'; readonly index: number }
+  | { readonly kind: 'prediction'; readonly rank: number };
+
+type InstanceNode = { readonly kind: 'repo'; readonly repo: string } | { readonly kind: 'instance'; readonly instanceId: string };
+
+function formatScore(value: number): string {
+  return value.toFixed(3);
+}
+
+/** Instances grouped by repo, each with a compact score for the current explorer; filterable and sortable. */
+export class InstancesTreeProvider implements vscode.TreeDataProvider<InstanceNode>, vscode.Disposable {
+  private readonly changed = new vscode.EventEmitter<InstanceNode | undefined>();
+  readonly onDidChangeTreeData = this.changed.event;
+  private readonly subscription: vscode.Disposable;
+  private filterText = '';
+  private sortMetricValue: OfficialMetricName | undefined;
+
+  constructor(private readonly store: Store) {
+    this.subscription = store.onDidChange(() => this.changed.fire(undefined));
+  }
+
+  get filter(): string {
+    return this.filterText;
+  }
+
+  set filter(text: string) {
+    this.filterText = text.trim().toLowerCase();
+    this.changed.fire(undefined);
+  }
+
+  get sortMetric(): OfficialMetricName | undefined {
+    return this.sortMetricValue;
+  }
+
+  set sortMetric(metric: OfficialMetricName | undefined) {
+    this.sortMetricValue = metric;
+    this.changed.fire(undefined);
+  }
+
+  /** Instance ids in the order the tree shows them (used by next/previous instance). */
+  orderedInstanceIds(): string[] {
+    return this.repos().flatMap((repo) => this.instancesOf(repo));
+  }
+
+  getChildren(node?: InstanceNode): InstanceNode[] {
+    if (node === undefined) return this.repos().map((repo) => ({ kind: 'repo', repo }));
+    if (node.kind === 'repo') return this.instancesOf(node.repo).map((instanceId) => ({ kind: 'instance', instanceId }));
+    return [];
+  }
+
+  getTreeItem(node: InstanceNode): vscode.TreeItem {
+    if (node.kind === 'repo') {
+      const count = this.instancesOf(node.repo).length;
+      const item = new vscode.TreeItem(node.repo, vscode.TreeItemCollapsibleState.Expanded);
+      item.description = `${count} instance${count === 1 ? '' : 's'}`;
+      item.iconPath = new vscode.ThemeIcon('repo');
+      item.id = `repo:${node.repo}`;
+      return item;
+    }
+    const { selection } = this.store;
+    const metrics = this.store.scoreOf(node.instanceId, selection.explorer);
+    const item = new vscode.TreeItem(node.instanceId, vscode.TreeItemCollapsibleState.None);
+    item.id = `instance:${node.instanceId}`;
+    const shown: OfficialMetricName = this.sortMetricValue ?? 'recall';
+    if (metrics === undefined) {
+      item.description = selection.explorer === undefined ? 'no explorer loaded' : '…';
+    } else {
+      const parts = [`${METRIC_INFO[shown].label} ${formatScore(metrics[shown])}`];
+      if (shown !== 'ndcg_at_500') parts.push(`nDCG@500 ${formatScore(metrics.ndcg_at_500)}`);
+      item.description = parts.join(' · ');
+    }
+    const isCurrent = selection.instanceId === node.instanceId;
+    item.iconPath = new vscode.ThemeIcon(isCurrent ? 'eye' : metrics === undefined ? 'circle-outline' : metrics.recall >= 1 ? 'pass' : metrics.recall > 0 ? 'circle-large-outline' : 'error');
+    item.tooltip = `${node.instanceId}${selection.explorer === undefined ? '' : ` · ${selection.explorer}`}${isCurrent ? ' (open)' : ''}`;
+    item.command = { command: 'sweExplore.openInstance', title: 'Open Instance', arguments: [node.instanceId] };
+    item.contextValue = 'sweExplore.instance';
+    return item;
+  }
+
+  private repos(): string[] {
+    const repos = new Set<string>();
+    for (const id of this.visibleIds()) repos.add(this.store.data.instances.get(id)!.repo);
+    return [...repos].sort();
+  }
+
+  private visibleIds(): string[] {
+    const ids = this.store.instanceIds;
+    if (this.filterText === '') return ids;
+    return ids.filter((id) => {
+      const entry = this.store.data.instances.get(id)!;
+      return id.toLowerCase().includes(this.filterText) || entry.repo.toLowerCase().includes(this.filterText);
+    });
+  }
+
+  private instancesOf(repo: string): string[] {
+    const ids = this.visibleIds().filter((id) => this.store.data.instances.get(id)!.repo === repo);
+    const metric = this.sortMetricValue;
+    if (metric === undefined) return ids;
+    const explorer = this.store.selection.explorer;
+    const value = (id: string): number => this.store.scoreOf(id, explorer)?.[metric] ?? -1;
+    return [...ids].sort((a, b) => value(b) - value(a) || a.localeCompare(b));
+  }
+
+  dispose(): void {
+    this.subscription.dispose();
+    this.changed.dispose();
+  }
+}
+
+type RegionNode =
+  | { readonly kind: 'group'; readonly group: 'core' | 'predictions' | `optional:${string}`; readonly label: string }
+  | { readonly kind: 'leaf'; readonly target: RevealTarget };
+
+/** Core regions with coverage, optional regions by model, predictions by rank. */
+export class RegionsTreeProvider implements vscode.TreeDataProvider<RegionNode>, vscode.Disposable {
+  private readonly changed = new vscode.EventEmitter<RegionNode | undefined>();
+  readonly onDidChangeTreeData = this.changed.event;
+  private readonly subscription: vscode.Disposable;
+
+  constructor(private readonly store: Store) {
+    this.subscription = store.onDidChange(() => this.changed.fire(undefined));
+  }
+
+  getChildren(node?: RegionNode): RegionNode[] {
+    const view = this.store.view;
+    if (view === undefined) return [];
+    if (node === undefined) {
+      const groups: RegionNode[] = [{ kind: 'group', group: 'core', label: `Core regions (${view.explanation.coreRegions.length})` }];
+      for (const model of Object.keys(view.instance.groundTruth.optionalRegionsByModel)) {
+        const count = view.prepared.optionalRegions.filter((r) => r.model === model).length;
+        groups.push({ kind: 'group', group: `optional:${model}`, label: `Optional · ${model} (${count})` });
+      }
+      groups.push({ kind: 'group', group: 'predictions', label: `Predictions · ${view.explorer ?? 'no explorer'} (${view.predictions.length})` });
+      return groups;
+    }
+    if (node.kind === 'leaf') return [];
+    if (node.group === 'core') return view.explanation.coreRegions.map((r) => ({ kind: 'leaf', target: { kind: 'core', index: r.index } }));
+    if (node.group === 'predictions') return view.explanation.predictions.map((p) => ({ kind: 'leaf', target: { kind: 'prediction', rank: p.rank } }));
+    const model = node.group.slice('optional:'.length);
+    return view.prepared.optionalRegions.flatMap((r, index) => (r.model === model ? [{ kind: 'leaf', target: { kind: 'optional', index } } as RegionNode] : []));
+  }
+
+  getTreeItem(node: RegionNode): vscode.TreeItem {
+    if (node.kind === 'group') {
+      const item = new vscode.TreeItem(node.label, node.group === 'core' || node.group === 'predictions' ? vscode.TreeItemCollapsibleState.Expanded : vscode.TreeItemCollapsibleState.Collapsed);
+      item.iconPath = new vscode.ThemeIcon(node.group === 'core' ? 'target' : node.group === 'predictions' ? 'list-ordered' : 'circle-outline');
+      return item;
+    }
+    const view = this.store.view!;
+    const target = node.target;
+    const reveal = { command: 'sweExplore.revealRegion', title: 'Reveal', arguments: [target] };
+    if (target.kind === 'core') {
+      const r = view.explanation.coreRegions[target.index]!;
+      const item = new vscode.TreeItem(`${r.region.path}:${r.region.start}–${r.region.end}`);
+      const status = r.lines === 0 ? 'no lines' : `${r.coveredLinesInBudget}/${r.lines} in B` + (r.coveredLines > r.coveredLinesInBudget ? ` (${r.coveredLines} overall)` : '');
+      item.description = status;
+      item.iconPath = new vscode.ThemeIcon(r.lines > 0 && r.coveredLinesInBudget === r.lines ? 'pass-filled' : r.coveredLinesInBudget > 0 ? 'circle-large-outline' : 'error');
+      item.tooltip = `Core ${target.index + 1}/${view.explanation.coreRegions.length} · weight ${r.weight} · covering ranks: ${r.coveringRanks.map((k) => `#${k}`).join(', ') || 'none'}`;
+      item.command = reveal;
+      return item;
+    }
+    if (target.kind === 'optional') {
+      const r = view.prepared.optionalRegions[target.index]!;
+      const item = new vscode.TreeItem(`${r.region.path}:${r.region.start}–${r.region.end}`);
+      item.description = describeResolution(r.resolution);
+      item.iconPath = new vscode.ThemeIcon('circle-outline');
+      item.command = reveal;
+      return item;
+    }
+    const p = view.explanation.predictions[target.rank - 1]!;
+    const item = new vscode.TreeItem(`#${p.rank} ${p.region.path}:${p.region.start}–${p.region.end}`);
+    const status = { in: '✓ in B', partial: `◐ ${p.linesInBudget}/${p.lines} in B`, over: '✗ over B', 'no-lines': '⚠ no lines' }[p.budgetStatus];
+    item.description = `${p.lines} lines · cum ${p.cumulativeLength} · ${status}`;
+    item.tooltip = `${describeResolution(p.resolution)} · gain ${p.gain} · discount ${p.discount.toFixed(3)} · ${p.noise ? 'noise region' : `touches core ${p.coreRegionsTouched.map((i) => i + 1).join(', ') || '—'}`}`;
+    item.iconPath = new vscode.ThemeIcon(p.budgetStatus === 'in' ? 'pass' : p.budgetStatus === 'partial' ? 'circle-large-outline' : 'warning');
+    item.command = reveal;
+    return item;
+  }
+
+  dispose(): void {
+    this.subscription.dispose();
+    this.changed.dispose();
+  }
+}
+
+export const SORTABLE_METRICS: readonly OfficialMetricName[] = OFFICIAL_METRIC_NAMES;
