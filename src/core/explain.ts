@@ -14,6 +14,7 @@ import {
   coreRegionHits,
   coreRegionWeight,
   examinedWithinBudget,
+  idealOrder,
   ndcgDetail,
   noisePredictions,
   officialMetrics,
@@ -301,6 +302,10 @@ function instanceQuirks(instance: PreparedInstance, ndcg: NdcgDetail, budget: nu
   }
   if (instance.mainFiles.size > 0 && lineSetIntersectionSize(instance.core, mainFileLines(instance)) > 0) {
     quirks.push({ kind: 'main-file-weight', message: `core lines in main files (${[...instance.mainFiles].join(', ')}) weigh 1.5 in nDCG gains, and their core regions weigh 3 (else 2) in weighted core coverage` });
+  }
+  const idealFirst = idealOrder(instance.predictions.map((p) => ({ gain: p.gain, length: p.ndcgLength, index: p.index })))[0];
+  if (ndcg.idcg > 0 && idealFirst !== undefined && idealFirst.index !== 0 && idealFirst.length > budget) {
+    quirks.push({ kind: 'first-over-budget', rank: idealFirst.index + 1, message: `the ideal ranking puts prediction #${idealFirst.index + 1} (${idealFirst.length} lines, more than B = ${budget}) first, where the first-entry rule admits it; the ideal DCG, and so nDCG@${budget}, rest on that` });
   }
   if (ndcg.clamped) {
     quirks.push({ kind: 'ndcg-clamped', message: `DCG exceeded the self-normalised ideal at B = ${budget} and nDCG was clamped to 1` });

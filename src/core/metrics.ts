@@ -205,12 +205,14 @@ export function examinedWithinBudget(
 ): { examined: LineSet; linesPerEntry: number[] } {
   const ranges: { path: string; start: number; end: number }[] = [];
   const linesPerEntry = instance.predictions.map(() => 0);
+  // The walk counts a line before comparing the total with B, so it examines ⌈B⌉ lines (at least one).
+  const limit = Math.max(1, Math.ceil(budget));
   let total = 0;
   for (const prediction of instance.predictions) {
-    if (total >= budget) break;
+    if (total >= limit) break;
     const { resolution } = prediction;
     if (resolution.kind !== 'resolved' || resolution.start > resolution.end) continue;
-    const take = Math.min(resolution.end - resolution.start + 1, budget - total);
+    const take = Math.min(resolution.end - resolution.start + 1, limit - total);
     ranges.push({ path: prediction.region.path, start: resolution.start, end: resolution.start + take - 1 });
     linesPerEntry[prediction.index] = take;
     total += take;

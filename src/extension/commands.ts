@@ -14,6 +14,8 @@ import type { InstancesTreeProvider, RevealTarget } from './trees';
 export interface Timings {
   /** Open Instance: command start → decorations painted. */
   openInstanceMs: number;
+  /** The part of it spent in VS Code opening and showing the editor. */
+  openInstanceEditorMs: number;
 }
 
 interface Services {
@@ -22,6 +24,8 @@ interface Services {
   readonly decorations: DecorationController;
   readonly instancesTree: InstancesTreeProvider;
   readonly timings: Timings;
+  /** Resolves when the first data load has finished; commands wait for it. */
+  readonly ready: Promise<void>;
 }
 
 /** A place in the snapshot: region path and 1-based line range. */
@@ -32,7 +36,7 @@ interface Place {
 }
 
 export function registerCommands(services: Services): vscode.Disposable[] {
-  const { store, loader, decorations, instancesTree, timings } = services;
+  const { store, loader, decorations, instancesTree, timings, ready } = services;
   let predictionCursor = -1;
 
   const openPlace = async (place: Place): Promise<vscode.TextEditor | undefined> => {
@@ -51,6 +55,7 @@ export function registerCommands(services: Services): vscode.Disposable[] {
   };
 
   const openInstance = async (instanceId?: unknown): Promise<void> => {
+    await ready;
     const id = typeof instanceId === 'string' ? instanceId : await pickInstance(store);
     if (id === undefined) return;
     if (!store.data.instances.has(id)) {
@@ -64,7 +69,9 @@ export function registerCommands(services: Services): vscode.Disposable[] {
     const view = store.view;
     if (view === undefined) return;
     const first = firstCoreRegion(view.instance.groundTruth.coreRegions, view.instance.groundTruth.mainFiles);
+    const editorStarted = performance.now();
     if (first !== undefined) await openPlace(first);
+    timings.openInstanceEditorMs = performance.now() - editorStarted;
     decorations.paintAll();
     timings.openInstanceMs = performance.now() - started;
   };

@@ -33,7 +33,7 @@ export function activate(context: vscode.ExtensionContext): InspectorApi {
   const instancesTree = new InstancesTreeProvider(store);
   const regionsTree = new RegionsTreeProvider(store);
   const codeLens = new CoreRegionCodeLensProvider(store);
-  const timings: Timings = { openInstanceMs: 0 };
+  const timings: Timings = { openInstanceMs: 0, openInstanceEditorMs: 0 };
   const scoresView = new ScoresViewProvider(context.extensionUri, {
     onMessage: (message) => {
       switch (message.type) {
@@ -80,11 +80,10 @@ export function activate(context: vscode.ExtensionContext): InspectorApi {
     vscode.workspace.onDidChangeConfiguration((event) => {
       if (event.affectsConfiguration('sweExplore.scoring')) store.select(readScoringSettings());
     }),
-    ...registerCommands({ store, loader, decorations, instancesTree, timings }),
   );
-
-  // Reading data is deferred past activation so that activation itself stays cheap.
+  // Reading data runs in the background so that activation itself stays cheap.
   const ready = loader.load();
+  context.subscriptions.push(...registerCommands({ store, loader, decorations, instancesTree, timings, ready }));
   return { store, loader, decorations, scoresView, timings, ready, activationMs: performance.now() - started };
 }
 

@@ -30,6 +30,7 @@ export class WorkspaceLoader implements vscode.Disposable {
   readonly onDidChangeProblems = this.problemsChanged.event;
   private snapshotProblems = new Map<string, Problem[]>();
   private loadProblems: Problem[] = [];
+  private readonly inFlight = new Map<string, Promise<void>>();
   /** Milliseconds the last full load took. */
   lastLoadMs = 0;
 
@@ -40,7 +41,7 @@ export class WorkspaceLoader implements vscode.Disposable {
       }),
       store.onDidChange((change) => {
         const id = store.selection.instanceId;
-        if (change === 'selection' && id !== undefined && !store.hasLineCounts(id)) void this.countInstances([id], this.generation);
+        if (change === 'selection' && id !== undefined) void this.ensureLineCounts(id);
       }),
     );
   }
@@ -48,6 +49,7 @@ export class WorkspaceLoader implements vscode.Disposable {
   /** Reads everything again from disk. */
   async load(): Promise<void> {
     const generation = ++this.generation;
+    this.inFlight.clear();
     const started = performance.now();
     this.store.setLoading(true);
     const settings = readDataSettings();
@@ -67,13 +69,19 @@ export class WorkspaceLoader implements vscode.Disposable {
     this.problemsChanged.fire(this.allProblems());
     this.watch(settings, data.benchFile);
     const current = this.store.selection.instanceId;
-    if (current !== undefined) await this.countInstances([current], generation);
+    if (current !== undefined) await this.ensureLineCounts(current);
     void this.countInBackground(generation);
   }
 
-  /** Resolves once the given instance's line counts are in the store. */
-  async ensureLineCounts(instanceId: string): Promise<void> {
-    if (!this.store.hasLineCounts(instanceId)) await this.countInstances([instanceId], this.generation);
+  /** Resolves once the given instance's line counts are in the store (one read in flight per instance). */
+  ensureLineCounts(instanceId: string): Promise<void> {
+    if (this.store.hasLineCounts(instanceId)) return Promise.resolve();
+    let pending = this.inFlight.get(instanceId);
+    if (pending === undefined) {
+      pending = this.countInstances([instanceId], this.generation).finally(() => this.inFlight.delete(instanceId));
+      this.inFlight.set(instanceId, pending);
+    }
+    return pending;
   }
 
   private async countInBackground(generation: number): Promise<void> {

@@ -1,0 +1,133 @@
+/**
+ * `npm run bench`: prints speed figures (not a pass/fail test).
+ *   (a) one instance: prepare + 17 metrics + explanations, median and p99 (µs) over real records
+ *       (../shared/conformance when present, else the demo workspace);
+ *   (b) whole CLI `score` on a synthetic 800 × 5 workspace with snapshots on disk: wall time and
+ *       peak RSS; and with precomputed --line-counts against the floor (a Node process that only
+ *       reads and JSON-parses the same files);
+ *   (c) worst case: one instance with 2,000 predictions over 50k-line files.
+ * Build first (`npm run build`): (b) runs dist/cli.js as a user would.
+ */
+import { execFileSync, spawnSync } from 'node:child_process';
+import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
+import * as path from 'node:path';
+import { explainInstance, prepareInstance, type GroundTruth, type Region } from '../src/core';
+import { readBenchFile, readPredictionFile } from '../src/data/jsonl';
+import { readLineCountsFile } from '../src/data/lineCountsFile';
+import { toGroundTruth, toRegions } from '../src/data/schemas';
+import { generateSyntheticWorkspace } from './gen-synthetic';
+
+const ROOT = path.resolve(__dirname, '..');
+const WORK = path.join(ROOT, '.bench');
+const CLI = path.join(ROOT, 'dist', 'cli.js');
+
+function quantile(sorted: number[], q: number): number {
+  return sorted[Math.min(sorted.length - 1, Math.floor(q * sorted.length))]!;
+}
+
+interface Case {
+  readonly groundTruth: GroundTruth;
+  readonly predictions: Region[];
+  readonly counts: ReadonlyMap<string, number>;
+}
+
+async function realCases(): Promise<{ source: string; cases: Case[] }> {
+  const shared = path.resolve(ROOT, '..', 'shared', 'conformance');
+  const useShared = existsSync(path.join(shared, 'bench.subset.jsonl'));
+  const bench = await readBenchFile(useShared ? path.join(shared, 'bench.subset.jsonl') : path.join(ROOT, 'demo', 'bench.jsonl'));
+  const preds = useShared ? [path.join(shared, 'cosil.top5.jsonl')] : ['agent', 'bm25', 'localizer'].map((e) => path.join(ROOT, 'demo', 'results', e, 'top5.jsonl'));
+  const counts = useShared ? (await readLineCountsFile(path.join(shared, 'line_counts.json'))).counts : new Map<string, Map<string, number>>();
+  const records = new Map(bench.items.map((i) => [i.value.instance_id, i.value]));
+  const cases: Case[] = [];
+  for (const file of preds) {
+    for (const { value } of (await readPredictionFile(file)).items) {
+      const record = records.get(value.instance_id);
+      if (record === undefined) continue;
+      cases.push({ groundTruth: toGroundTruth(record), predictions: toRegions(value.regions).slice(0, 5), counts: counts.get(value.instance_id) ?? new Map() });
+    }
+  }
+  return { source: useShared ? '../shared/conformance (32 real records × CoSIL)' : 'demo workspace', cases };
+}
+
+function timeCases(cases: Case[], rounds: number): number[] {
+  const samples: number[] = [];
+  for (let round = 0; round < rounds; round++) {
+    for (const c of cases) {
+      const started = process.hrtime.bigint();
+      explainInstance(prepareInstance(c.groundTruth, c.predictions, c.counts, 'official'), 500);
+      samples.push(Number(process.hrtime.bigint() - started) / 1000);
+    }
+  }
+  return samples.sort((a, b) => a - b);
+}
+
+/** Runs a command under /usr/bin/time; returns wall seconds and peak RSS (MB). */
+function measure(command: string, args: string[]): { wall: number; rssMb: number; status: number | null } {
+  const started = process.hrtime.bigint();
+  const result = spawnSync('/usr/bin/time', ['-f', '%M', command, ...args], { encoding: 'utf8', maxBuffer: 1 << 28 });
+  const wall = Number(process.hrtime.bigint() - started) / 1e9;
+  const lines = (result.stderr ?? '').trim().split('\n');
+  return { wall, rssMb: Number(lines[lines.length - 1]) / 1024, status: result.status };
+}
+
+function best(runs: number, fn: () => { wall: number; rssMb: number; status: number | null }): { wall: number; rssMb: number; status: number | null } {
+  let out = fn();
+  for (let i = 1; i < runs; i++) {
+    const next = fn();
+    if (next.wall < out.wall) out = next;
+  }
+  return out;
+}
+
+async function main(): Promise<void> {
+  if (!existsSync(CLI)) execFileSync('node', [path.join(ROOT, 'scripts', 'build.mjs')], { stdio: 'inherit' });
+  mkdirSync(WORK, { recursive: true });
+  console.log('SWE-Explore Inspector benchmark (machine: %d cores, Node %s)\n', (await import('node:os')).cpus().length, process.version);
+
+  // (a)
+  const { source, cases } = await realCases();
+  timeCases(cases, 20); // warm up the JIT
+  const samples = timeCases(cases, 50);
+  console.log(`(a) one instance, prepare + 17 metrics + explanations at B=500, ${source}, ${samples.length} runs`);
+  console.log(`    median ${quantile(samples, 0.5).toFixed(1)} µs   p99 ${quantile(samples, 0.99).toFixed(1)} µs   max ${samples[samples.length - 1]!.toFixed(1)} µs\n`);
+
+  // (b)
+  const started = Date.now();
+  const ws = await generateSyntheticWorkspace({ out: path.join(WORK, 'synthetic-800x5'), instances: 800, explorers: 5, maxLines: 20000, seed: 1 });
+  console.log(`(b) synthetic workspace: 800 instances × 5 explorers, files up to 20k lines (generated in ${((Date.now() - started) / 1000).toFixed(1)} s)`);
+  const predArgs = ws.predictionFiles.flatMap((f) => ['--preds', f]);
+  const snapshotRun = best(3, () => measure('node', [CLI, 'score', '--bench', ws.benchFile, ...predArgs, '--repos', ws.reposRoot, '--format', 'json']));
+  console.log(`    CLI score, snapshots on disk (official profile): ${snapshotRun.wall.toFixed(2)} s wall, peak RSS ${snapshotRun.rssMb.toFixed(0)} MB (best of 3, exit ${snapshotRun.status})`);
+  const snapshotProfileRun = best(3, () => measure('node', [CLI, 'score', '--bench', ws.benchFile, ...predArgs, '--repos', ws.reposRoot, '--profile', 'snapshot', '--format', 'json']));
+  console.log(`    CLI score, snapshots on disk (snapshot profile): ${snapshotProfileRun.wall.toFixed(2)} s wall, peak RSS ${snapshotProfileRun.rssMb.toFixed(0)} MB`);
+  const countsRun = best(3, () => measure('node', [CLI, 'score', '--bench', ws.benchFile, ...predArgs, '--line-counts', ws.lineCountsFile, '--format', 'json']));
+  const floorScript = path.join(WORK, 'floor.js');
+  writeFileSync(floorScript, `const fs=require('fs');let n=0;for(const f of process.argv.slice(2)){const t=fs.readFileSync(f,'utf8');if(f.endsWith('.json')){JSON.parse(t);n++;continue;}for(const l of t.split('\\n'))if(l.trim()){JSON.parse(l);n++;}}console.log(n);\n`);
+  const floorRun = best(3, () => measure('node', [floorScript, ws.benchFile, ...ws.predictionFiles, ws.lineCountsFile]));
+  console.log(`    CLI score --line-counts: ${countsRun.wall.toFixed(2)} s; floor (node reads + JSON-parses the same files): ${floorRun.wall.toFixed(2)} s; ratio ${(countsRun.wall / floorRun.wall).toFixed(2)}×\n`);
+
+  // (c)
+  const worst = await generateSyntheticWorkspace({ out: path.join(WORK, 'worst-case'), worstCase: true, explorers: 1, seed: 1 });
+  const bench = await readBenchFile(worst.benchFile);
+  const record = bench.items[0]!.value;
+  const row = (await readPredictionFile(worst.predictionFiles[0]!)).items[0]!.value;
+  const counts = (await readLineCountsFile(worst.lineCountsFile)).counts.get(record.instance_id) ?? new Map<string, number>();
+  const groundTruth = toGroundTruth(record);
+  const predictions = toRegions(row.regions);
+  const worstSamples: number[] = [];
+  for (let i = 0; i < 12; i++) {
+    const t0 = process.hrtime.bigint();
+    explainInstance(prepareInstance(groundTruth, predictions, counts, 'official'), 500);
+    worstSamples.push(Number(process.hrtime.bigint() - t0) / 1e6);
+  }
+  worstSamples.sort((a, b) => a - b);
+  console.log(`(c) worst case: ${predictions.length} predictions, ${groundTruth.coreRegions.length} core regions, files of 50k lines`);
+  console.log(`    prepare + metrics + explanations: median ${quantile(worstSamples, 0.5).toFixed(1)} ms, max ${worstSamples[worstSamples.length - 1]!.toFixed(1)} ms (incl. the cold first run)`);
+  const bytes = readFileSync(path.join(ROOT, 'dist', 'extension.js')).length;
+  console.log(`\nextension bundle dist/extension.js: ${(bytes / 1024).toFixed(0)} KB`);
+}
+
+main().catch((error: unknown) => {
+  console.error(error);
+  process.exitCode = 1;
+});

@@ -1,0 +1,107 @@
+/**
+ * Problems found while reading or validating data files.
+ *
+ * Every reader in `src/data` reports bad input as a {@link Problem} instead of throwing, so one
+ * malformed line never hides the rest of a file. The CLI prints problems with
+ * {@link formatProblem}; the extension turns them into diagnostics located in the data file.
+ */
+
+export type Severity = 'error' | 'warning';
+
+/** Stable machine-readable problem kinds (tests, filters and quick fixes key on these). */
+export type ProblemCode =
+  /** The file could not be read at all. */
+  | 'io-error'
+  /** A line is not valid JSON. */
+  | 'invalid-json'
+  /** The last line has no newline and is not valid JSON: a torn or truncated write. */
+  | 'truncated-line'
+  /** A line used Python's non-standard `NaN` / `Infinity` tokens; they were read as `null`. */
+  | 'nonstandard-json'
+  /** A line is valid JSON but not an object (array, string, number, null). */
+  | 'not-an-object'
+  /** A record violates the schema; the message names the field path. */
+  | 'schema'
+  /** A bench record repeats an earlier `instance_id`; the first one wins. */
+  | 'duplicate-instance'
+  /** A prediction row repeats an earlier (`instance_id`, `explorer`) pair; the first one wins. */
+  | 'duplicate-row'
+  /** A region path (or `repo_dir`) is absolute. */
+  | 'path-absolute'
+  /** A region path (or `repo_dir`) leaves the snapshot root through `..`. */
+  | 'path-escapes-root'
+  /** A region path is a symlink whose target lies outside the snapshot root. */
+  | 'symlink-escape'
+  /** A region with `start > end`: it covers no line (see metrics-spec §1). */
+  | 'inverted-region'
+  /** A region the evaluator cannot resolve to lines (e.g. `end = 0`, or `-1` without a line count). */
+  | 'unresolvable-region'
+  /** An explicit `end` beyond the file's last line; the evaluator does not clip it. */
+  | 'region-past-eof'
+  /** The instance's snapshot folder does not exist. */
+  | 'missing-snapshot'
+  /** A referenced file does not exist in the snapshot. */
+  | 'missing-file'
+  /** A referenced path exists but is a directory or other non-regular file. */
+  | 'not-a-file'
+  /** A core file has no core region. */
+  | 'core-file-without-region'
+  /** A prediction row names an instance the bench file does not contain. */
+  | 'unknown-instance'
+  /** The same `(path, start, end)` appears twice in one prediction row. */
+  | 'duplicate-prediction'
+  /** `num_regions` disagrees with the length of `regions`. */
+  | 'num-regions-mismatch'
+  /** An entry of a plain-text agent answer was skipped (bad range, unresolvable path, …). */
+  | 'answer-entry-skipped'
+  /** A plain-text agent answer yielded no region at all. */
+  | 'answer-empty';
+
+/** One problem, located in a data file. */
+export interface Problem {
+  /** The data file the problem is located in (as given by the caller, not resolved). */
+  readonly file: string;
+  /** 1-based line in `file`; `0` when the problem concerns the whole file. */
+  readonly line: number;
+  /** 1-based column (UTF-16 code units, as editors count) when the reader could locate it. */
+  readonly column?: number;
+  readonly severity: Severity;
+  readonly code: ProblemCode;
+  readonly message: string;
+  /** The record's instance id when known, so UIs can link a problem to an instance. */
+  readonly instanceId?: string;
+}
+
+/** `file:line[:column]: severity: message` — the format the CLI `validate` command prints. */
+export function formatProblem(problem: Problem): string {
+  const where =
+    problem.line > 0
+      ? `${problem.file}:${problem.line}${problem.column !== undefined ? `:${problem.column}` : ''}`
+      : problem.file;
+  return `${where}: ${problem.severity}: ${problem.message}`;
+}
+
+/** True when at least one problem is an error (the CLI exits non-zero then). */
+export function hasErrors(problems: readonly Problem[]): boolean {
+  return problems.some((p) => p.severity === 'error');
+}
+
+/**
+ * Orders problems by file (the order of `files`, then first-seen order), then line, then
+ * column; stable otherwise.
+ */
+export function sortProblems(problems: readonly Problem[], files: readonly string[] = []): Problem[] {
+  const fileOrder = new Map<string, number>();
+  for (const f of files) if (!fileOrder.has(f)) fileOrder.set(f, fileOrder.size);
+  for (const p of problems) if (!fileOrder.has(p.file)) fileOrder.set(p.file, fileOrder.size);
+  return problems
+    .map((p, i) => ({ p, i }))
+    .sort(
+      (a, b) =>
+        (fileOrder.get(a.p.file) ?? 0) - (fileOrder.get(b.p.file) ?? 0) ||
+        a.p.line - b.p.line ||
+        (a.p.column ?? 0) - (b.p.column ?? 0) ||
+        a.i - b.i,
+    )
+    .map(({ p }) => p);
+}

@@ -1,0 +1,90 @@
+/** Side-by-side comparison of every loaded explorer on a few key metrics for this instance. */
+import { OFFICIAL_BUDGETS, type OfficialMetricName } from '../core/types';
+import { METRIC_INFO, type ExplorerComparison, type FromWebview, type ScoresState } from './protocol';
+import { el, section } from './dom';
+import { fmt3, isNum } from './format';
+
+/** The official budget closest to `budget` (ties go to the smaller one). */
+export function nearestOfficialBudget(budget: number): (typeof OFFICIAL_BUDGETS)[number] {
+  let best: (typeof OFFICIAL_BUDGETS)[number] = OFFICIAL_BUDGETS[0];
+  for (const candidate of OFFICIAL_BUDGETS) {
+    if (Math.abs(candidate - budget) < Math.abs(best - budget)) best = candidate;
+  }
+  return best;
+}
+
+/** Narrow column headings for the sidebar; the full label and definition are in the tooltip. */
+const SHORT_LABELS: Partial<Record<OfficialMetricName, string>> = {
+  precision: 'Prec.',
+  recall_at_100: 'R@100',
+  recall_at_300: 'R@300',
+  recall_at_500: 'R@500',
+  first_useful_hit: '1st hit',
+};
+
+export function renderComparison(state: ScoresState, post: (message: FromWebview) => void): HTMLElement | null {
+  const entries = state.comparison.filter(
+    (entry): entry is ExplorerComparison => typeof entry === 'object' && entry !== null && typeof entry.explorer === 'string' && typeof entry.values === 'object' && entry.values !== null,
+  );
+  if (entries.length < 2) return null;
+
+  const b = nearestOfficialBudget(state.budget);
+  const columns: readonly OfficialMetricName[] = ['recall', 'precision', `ndcg_at_${b}`, `recall_at_${b}`, 'first_useful_hit'];
+  const best = new Map<OfficialMetricName, number>();
+  for (const name of columns) {
+    const values = entries.map((entry) => entry.values[name]).filter(isNum);
+    if (values.length > 0) best.set(name, Math.max(...values));
+  }
+
+  // Each explorer is a <tbody>: its name on a full-width row, the numbers below, so five
+  // numeric columns fit the sidebar's width whatever the explorer names are.
+  const head = el(
+    'thead',
+    null,
+    el(
+      'tr',
+      null,
+      ...columns.map((name) => el('th', { scope: 'col', class: 'num', title: `${METRIC_INFO[name].label}: ${METRIC_INFO[name].definition}` }, SHORT_LABELS[name] ?? METRIC_INFO[name].label)),
+    ),
+  );
+  const groups = entries.map((entry) => {
+    const current = entry.explorer === state.explorer;
+    const name = current
+      ? el('span', { class: 'explorer-name' }, '▸\u00a0', entry.explorer, el('span', { class: 'muted' }, ' (shown)'))
+      : el('button', { type: 'button', class: 'link', 'data-focus-key': `compare-${entry.explorer}`, title: `Show ${entry.explorer}` }, entry.explorer);
+    if (!current) name.addEventListener('click', () => post({ type: 'setExplorer', explorer: entry.explorer }));
+    return el(
+      'tbody',
+      { class: current ? 'current' : null, 'aria-current': current ? 'true' : null, 'data-explorer': entry.explorer },
+      el('tr', { class: 'name-row' }, el('th', { scope: 'rowgroup', colspan: columns.length }, name)),
+      el(
+        'tr',
+        { class: 'values-row' },
+        ...columns.map((metric) => {
+          const value = entry.values[metric];
+          const isBest = isNum(value) && value === best.get(metric);
+          return el(
+            'td',
+            {
+              class: `num${isBest ? ' best' : ''}`,
+              'data-compare-metric': metric,
+              'data-compare-value': isNum(value) ? String(value) : '',
+              title: `${entry.explorer} · ${METRIC_INFO[metric].label}${isBest ? ' (best among loaded explorers)' : ''}`,
+            },
+            fmt3(value),
+          );
+        }),
+      ),
+    );
+  });
+  return section(
+    'comparison',
+    'Explorers compared',
+    el(
+      'div',
+      { class: 'table-scroll', tabindex: 0, role: 'region', 'aria-label': 'Explorer comparison' },
+      el('table', { class: 'comparison-table' }, head, ...groups),
+    ),
+    el('p', { class: 'muted note' }, `Budget columns use the official budget nearest to ${state.budget} (${b}). Bold = best.`),
+  );
+}

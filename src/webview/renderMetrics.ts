@@ -1,0 +1,75 @@
+/** The metric table and the "at the chosen budget" summary of the Scores view. */
+import { METRIC_INFO, type MetricRow, type ScoresState } from './protocol';
+import { el, section } from './dom';
+import { fmt3, formatDelta, isNum } from './format';
+
+/** The two official rows that belong to the current budget, when it is 100, 300 or 500. */
+function budgetRows(budget: number): ReadonlySet<string> {
+  return new Set([`ndcg_at_${budget}`, `recall_at_${budget}`]);
+}
+
+function valueCell(metric: string, value: unknown): HTMLElement {
+  // data-metric / data-value are stable test hooks: the full-precision value, not the rounded text.
+  return el('span', { class: 'num value', 'data-metric': metric, 'data-value': isNum(value) ? String(value) : '' }, fmt3(value));
+}
+
+/** nDCG@B and Recall@B for the chosen budget, which may be a custom one. */
+export function renderBudgetSummary(state: ScoresState): HTMLElement {
+  const stat = (metric: string, label: string, value: number, definition: string): HTMLElement =>
+    el('div', { class: 'stat', title: definition }, el('span', { class: 'stat-label' }, label), valueCell(metric, value));
+  return el(
+    'div',
+    { class: 'summary', role: 'group', 'aria-label': `Scores at a budget of ${state.budget} lines` },
+    stat('ndcg_at_budget', `nDCG@${state.budget}`, state.ndcgAtBudget, `nDCG with a ${state.budget}-line budget. ${METRIC_INFO.ndcg_at_100.definition}`),
+    stat('recall_at_budget', `Recall@${state.budget}`, state.recallAtBudget, `Recall with a ${state.budget}-line budget. ${METRIC_INFO.recall_at_100.definition}`),
+  );
+}
+
+function metricRow(row: MetricRow, current: ReadonlySet<string>, showAudit: boolean): HTMLTableRowElement {
+  const info = (METRIC_INFO as Readonly<Record<string, { label: string; definition: string } | undefined>>)[row.name];
+  const label = typeof row.label === 'string' && row.label !== '' ? row.label : (info?.label ?? String(row.name));
+  const definition = typeof row.definition === 'string' && row.definition !== '' ? row.definition : (info?.definition ?? '');
+  const isCurrent = current.has(row.name);
+
+  const cells: HTMLElement[] = [
+    el(
+      'th',
+      { scope: 'row', class: 'metric-name' },
+      el('span', { class: 'has-tooltip' }, label),
+      isCurrent ? el('span', { class: 'badge', title: 'The current line budget' }, 'B') : null,
+    ),
+    el('td', { class: 'num' }, valueCell(row.name, row.value)),
+  ];
+  if (showAudit) {
+    if (isNum(row.audited) && isNum(row.value)) {
+      const delta = formatDelta(row.value, row.audited);
+      cells.push(
+        el('td', { class: 'num' }, el('span', { class: 'audited', 'data-audited': String(row.audited) }, fmt3(row.audited))),
+        el('td', { class: `num delta ${delta.direction}`, 'aria-label': delta.spoken, 'data-delta': String(row.audited - row.value) }, delta.text),
+      );
+    } else {
+      cells.push(el('td', { class: 'num muted' }, '—'), el('td', { class: 'num muted' }, ''));
+    }
+  }
+  return el('tr', { class: isCurrent ? 'current-budget' : null, title: definition, 'aria-current': isCurrent ? 'true' : null }, ...cells);
+}
+
+/** Every metric as a row, with audited values and deltas when removals are in effect. */
+export function renderMetrics(state: ScoresState): HTMLElement {
+  const rows = state.metrics.filter((row): row is MetricRow => typeof row === 'object' && row !== null && typeof row.name === 'string');
+  const showAudit = rows.some((row) => isNum(row.audited));
+  const current = budgetRows(state.budget);
+  const head = el(
+    'tr',
+    null,
+    el('th', { scope: 'col' }, 'Metric'),
+    el('th', { scope: 'col', class: 'num' }, showAudit ? 'Original' : 'Value'),
+    showAudit ? el('th', { scope: 'col', class: 'num' }, 'Audited') : null,
+    showAudit ? el('th', { scope: 'col', class: 'num' }, 'Δ') : null,
+  );
+  return section(
+    'metrics',
+    'Metrics',
+    el('table', { class: 'metric-table' }, el('thead', null, head), el('tbody', null, ...rows.map((row) => metricRow(row, current, showAudit)))),
+  );
+}

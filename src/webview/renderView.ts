@@ -1,0 +1,88 @@
+/**
+ * Composes the Scores view. The header controls persist across renders; everything below them is
+ * rebuilt from the state each time, with keyboard focus carried over by `data-focus-key`.
+ */
+import type { FromWebview, ScoresState } from './protocol';
+import { el, section } from './dom';
+import { createHeader } from './renderHeader';
+import { renderBudgetSummary, renderMetrics } from './renderMetrics';
+import { renderCurve } from './renderCurve';
+import { renderPredictions } from './renderPredictions';
+import { renderComparison } from './renderComparison';
+
+export interface ScoresView {
+  render(state: ScoresState): void;
+}
+
+function renderQuirks(state: ScoresState): HTMLElement | null {
+  const quirks = state.quirks.filter((q): q is string => typeof q === 'string' && q !== '');
+  if (quirks.length === 0) return null;
+  return section('quirks', 'Why these numbers', el('ul', { class: 'quirk-list' }, ...quirks.map((q) => el('li', null, q))));
+}
+
+function focusKeyOf(node: Element | null, within: HTMLElement): string | null {
+  if (node === null || !within.contains(node)) return null;
+  return node.closest('[data-focus-key]')?.getAttribute('data-focus-key') ?? null;
+}
+
+function restoreFocus(key: string, within: HTMLElement): void {
+  // Compared by attribute value rather than a selector: keys embed explorer names verbatim.
+  const match = Array.from(within.querySelectorAll<HTMLElement>('[data-focus-key]')).find((c) => c.getAttribute('data-focus-key') === key);
+  match?.focus({ preventScroll: true });
+}
+
+export function createScoresView(root: HTMLElement, post: (message: FromWebview) => void): ScoresView {
+  const message = el('p', { class: 'message', role: 'status' }, 'Loading scores…');
+  const header = createHeader(post);
+  const profileNote = el(
+    'p',
+    { class: 'profile-note', hidden: true },
+    '⚠ Snapshot profile: line counts come from every snapshot file. Use for debugging; cite only official numbers.',
+  );
+  const body = el('div', { class: 'body' });
+  const ready = el('div', { class: 'ready', hidden: true }, header.element, profileNote, body);
+  root.replaceChildren(message, ready);
+
+  function setRootData(state: ScoresState): void {
+    // Stable test hooks on #scores-root.
+    root.dataset['instance'] = state.instanceId;
+    root.dataset['explorer'] = state.explorer;
+    root.dataset['budget'] = String(state.budget);
+    root.dataset['profile'] = String(state.profile);
+    root.dataset['status'] = String(state.status);
+  }
+
+  function render(state: ScoresState): void {
+    setRootData(state);
+    const isReady = state.status === 'ready';
+    const text = typeof state.message === 'string' ? state.message : '';
+    const messageText = isReady ? text : text || (state.status === 'loading' ? 'Loading…' : 'No instance selected.');
+    // Only touch the live region when the text changes, or screen readers re-announce it on every render.
+    if (message.textContent !== messageText) message.textContent = messageText;
+    message.hidden = messageText === '';
+    message.classList.toggle('banner', isReady);
+    ready.hidden = !isReady;
+    if (!isReady) {
+      body.replaceChildren();
+      return;
+    }
+
+    header.update(state);
+    profileNote.hidden = state.profile !== 'snapshot';
+
+    const focusKey = focusKeyOf(document.activeElement, body);
+    body.replaceChildren(
+      ...[
+        renderBudgetSummary(state),
+        renderMetrics(state),
+        renderCurve(state),
+        renderPredictions(state, post),
+        renderQuirks(state),
+        renderComparison(state, post),
+      ].filter((node): node is HTMLElement => node !== null),
+    );
+    if (focusKey !== null) restoreFocus(focusKey, body);
+  }
+
+  return { render };
+}
