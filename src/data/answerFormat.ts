@@ -12,6 +12,7 @@
 import { realpath, stat } from 'node:fs/promises';
 import * as path from 'node:path';
 import type { Region } from '../core/types';
+import { errnoCode, isWithin } from './paths';
 
 /** One accepted entry: the region plus where it came from in the answer text. */
 export interface AnswerEntry {
@@ -328,15 +329,6 @@ function mapWithoutRoot(region: { path: string; end: number }): Mapped {
   return { ok: true, path: p };
 }
 
-function errorCode(error: unknown): string | undefined {
-  return typeof error === 'object' && error !== null && 'code' in error ? String((error as { code: unknown }).code) : undefined;
-}
-
-function isInside(parent: string, child: string): boolean {
-  const rel = path.relative(parent, child);
-  return rel !== '' && !path.isAbsolute(rel) && rel !== '..' && !rel.startsWith(`..${path.sep}`);
-}
-
 /**
  * Maps a path to an existing regular file inside `realRoot`, returning the POSIX path relative to
  * the root's real path. Absolute paths are tried as given, then with known container prefixes
@@ -365,10 +357,10 @@ async function mapWithRoot(rawPath: string, realRoot: string): Promise<Mapped> {
     try {
       real = await realpath(candidate);
     } catch (error) {
-      if (errorCode(error) === 'ENOENT') continue;
-      return fail(`${JSON.stringify(rawPath)} cannot be resolved (${errorCode(error) ?? 'error'})`);
+      if (errnoCode(error) === 'ENOENT') continue;
+      return fail(`${JSON.stringify(rawPath)} cannot be resolved (${errnoCode(error) ?? 'error'})`);
     }
-    if (!isInside(realRoot, real)) return fail(`${JSON.stringify(rawPath)} is outside the repository`);
+    if (!isWithin(realRoot, real)) return fail(`${JSON.stringify(rawPath)} is outside the repository`);
     try {
       if (!(await stat(real)).isFile()) return fail(`${JSON.stringify(rawPath)} is not a regular file`);
     } catch {

@@ -10,3 +10,4 @@ export * from './paths';
 export * from './problems';
 export * from './schemas';
 export * from './validate';
+export * from './lineCountsFile';

@@ -11,6 +11,7 @@ import * as path from 'node:path';
 import type { z } from 'zod';
 import { parseAnswerInRepo, parseAnswerText, type ParsedAnswer } from './answerFormat';
 import { findJsonSyntaxError, locateJsonPath, replaceNonFiniteTokens } from './jsonScan';
+import { errnoCode } from './paths';
 import type { Problem } from './problems';
 import {
   BenchRecordSchema,
@@ -219,7 +220,7 @@ async function feedFile(filePath: string, sink: { push(text: string, line: numbe
 }
 
 function ioProblem(file: string, error: unknown): Problem {
-  const code = typeof error === 'object' && error !== null && 'code' in error ? String((error as { code: unknown }).code) : undefined;
+  const code = errnoCode(error);
   const reason = code === 'ENOENT' ? 'file not found' : code === 'EISDIR' ? 'is a directory' : code === 'EACCES' ? 'permission denied' : error instanceof Error ? error.message : String(error);
   return { file, line: 0, severity: 'error', code: 'io-error', message: `cannot read file: ${reason}` };
 }

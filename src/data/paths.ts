@@ -59,13 +59,15 @@ export function lexicalFailure(regionPath: string): ResolveFailure | undefined {
   return undefined;
 }
 
-function isInside(parent: string, child: string): boolean {
+/** True when absolute path `child` is `parent` itself or lies below it (both already real paths). */
+export function isWithin(parent: string, child: string): boolean {
   const rel = path.relative(parent, child);
   // `..foo` is a legal name inside the parent; only a whole `..` segment leaves it.
   return rel === '' || (!path.isAbsolute(rel) && rel !== '..' && !rel.startsWith(`..${path.sep}`));
 }
 
-function errorCode(error: unknown): string | undefined {
+/** The `code` of a Node.js system error (`ENOENT`, `ELOOP`, …), if any. */
+export function errnoCode(error: unknown): string | undefined {
   return typeof error === 'object' && error !== null && 'code' in error ? String((error as { code: unknown }).code) : undefined;
 }
 
@@ -93,7 +95,7 @@ export async function resolveInSnapshot(root: string, regionPath: string): Promi
     // the OS (and Python's `Path.resolve`) would.
     real = await realpath(`${root}${path.sep}${regionPath}`);
   } catch (error) {
-    const code = errorCode(error);
+    const code = errnoCode(error);
     if (code === 'ENOENT' || code === 'ENOTDIR') {
       // Missing inside the root — unless a symlink on the way already left it; tell those apart
       // so an outside target is reported as the security problem it is.
@@ -102,7 +104,7 @@ export async function resolveInSnapshot(root: string, regionPath: string): Promi
     if (code === 'ELOOP') return { ok: false, reason: 'symlink-escape' };
     return { ok: false, reason: 'missing' };
   }
-  if (!isInside(realRoot, real)) return { ok: false, reason: 'symlink-escape' };
+  if (!isWithin(realRoot, real)) return { ok: false, reason: 'symlink-escape' };
   try {
     const info = await stat(real);
     if (!info.isFile()) return { ok: false, reason: 'not-a-file' };
@@ -119,7 +121,7 @@ async function leavesRootOnTheWay(root: string, realRoot: string, regionPath: st
   for (const segment of segments) {
     prefix = `${prefix}${path.sep}${segment}`;
     try {
-      if (!isInside(realRoot, await realpath(prefix))) return true;
+      if (!isWithin(realRoot, await realpath(prefix))) return true;
     } catch {
       return false;
     }
@@ -141,11 +143,11 @@ export async function resolveSnapshotDir(reposRoot: string, repoDir: string): Pr
     realRoot = await realpath(reposRoot);
     real = await realpath(`${reposRoot}${path.sep}${repoDir}`);
   } catch (error) {
-    return { ok: false, reason: errorCode(error) === 'ELOOP' ? 'symlink-escape' : 'missing' };
+    return { ok: false, reason: errnoCode(error) === 'ELOOP' ? 'symlink-escape' : 'missing' };
   }
   // The repos folder itself may be a symlink (snapshots often live on another disk), but the
   // instance folder must stay inside its real path.
-  if (!isInside(realRoot, real)) return { ok: false, reason: 'symlink-escape' };
+  if (!isWithin(realRoot, real)) return { ok: false, reason: 'symlink-escape' };
   try {
     if (!(await stat(real)).isDirectory()) return { ok: false, reason: 'missing' };
   } catch {

@@ -14,6 +14,7 @@ import type { LineCounts, Region } from '../core/types';
 import { readBenchFile, readPredictionFile, type JsonlItem, type JsonlResult, type PredictionReadOptions } from './jsonl';
 import { locateJsonPath } from './jsonScan';
 import { LineCountCache, snapshotLineCounts, type LineCountFailure } from './lineCounts';
+import { readLineCountsFile } from './lineCountsFile';
 import { RESOLVE_FAILURE_TEXT, lexicalFailure, locateSnapshot } from './paths';
 import { sortProblems, type Problem, type ProblemCode, type Severity } from './problems';
 import type { BenchRecord, PredictionRow } from './schemas';
@@ -31,6 +32,11 @@ export interface ValidateOptions {
    * `line_counts.json`). They take precedence; the snapshot is read only for other paths.
    */
   readonly lineCounts?: ReadonlyMap<string, LineCounts>;
+  /**
+   * A `line_counts.json` file (`{instance_id: {path: count}}`); its problems are reported, and its
+   * counts are used like `lineCounts` (entries of `lineCounts` win where both name a path).
+   */
+  readonly lineCountsFile?: string;
   /** Reused across runs (the extension keeps one); default: a fresh cache. */
   readonly cache?: LineCountCache;
   /** How plain-text agent answers among the prediction files are read. */
@@ -58,15 +64,30 @@ export async function validateWorkspace(options: ValidateOptions): Promise<Probl
   for (const file of predictionFiles) {
     predictions.push({ file, result: await readPredictionFile(file, options.predictionOptions ?? {}) });
   }
+  const countsFile = options.lineCountsFile !== undefined ? await readLineCountsFile(options.lineCountsFile) : undefined;
+  const lineCounts = mergeLineCounts(countsFile?.counts, options.lineCounts);
   const checks = await validateData({
     benchFile: options.benchFile,
     bench: bench.items,
     predictions: predictions.map((p) => ({ file: p.file, rows: p.result.items })),
     reposRoot: options.reposRoot === undefined ? path.dirname(options.benchFile) : options.reposRoot,
-    ...(options.lineCounts !== undefined ? { lineCounts: options.lineCounts } : {}),
+    ...(lineCounts !== undefined ? { lineCounts } : {}),
     ...(options.cache !== undefined ? { cache: options.cache } : {}),
   });
-  return sortProblems([...bench.problems, ...predictions.flatMap((p) => p.result.problems), ...checks], [options.benchFile, ...predictionFiles]);
+  return sortProblems(
+    [...bench.problems, ...predictions.flatMap((p) => p.result.problems), ...(countsFile?.problems ?? []), ...checks],
+    [options.benchFile, ...predictionFiles, ...(options.lineCountsFile !== undefined ? [options.lineCountsFile] : [])],
+  );
+}
+
+function mergeLineCounts(
+  fromFile: ReadonlyMap<string, LineCounts> | undefined,
+  given: ReadonlyMap<string, LineCounts> | undefined,
+): ReadonlyMap<string, LineCounts> | undefined {
+  if (fromFile === undefined || given === undefined) return given ?? fromFile;
+  const merged = new Map<string, LineCounts>(fromFile);
+  for (const [id, counts] of given) merged.set(id, new Map([...(fromFile.get(id) ?? []), ...counts]));
+  return merged;
 }
 
 /** A region to check, with where it sits in its record. */

@@ -1,0 +1,195 @@
+// Browser checks run by run-e2e.mjs (phase B): what a person sees in the real workbench.
+//
+// Each entry is { name, run: async (ctx) => void, timeoutMs? }; a check fails by throwing.
+// Every check gets a fresh page (1400×850). ctx: page, browser, host, remote(path),
+// workbenchUrl(folder, payload), repoRoot, workspace, screenshot(name), log(text).
+// Decorations are matched by computed style (the class names VS Code generates change), and
+// expected numbers come from the CLI, which shares the metric core but not the extension's code.
+import { execFileSync } from 'node:child_process';
+import fs from 'node:fs';
+import path from 'node:path';
+
+const INSTANCE = 'acme__inventory-101';
+const MAIN_FILE = 'demo/repos/acme__inventory-101/inventory/stock.py';
+
+/** A contributed colour's default for the theme kind, as [r, g, b, alpha]. */
+function themeColor(repoRoot, id, kind) {
+  const manifest = JSON.parse(fs.readFileSync(path.join(repoRoot, 'package.json'), 'utf8'));
+  const hex = manifest.contributes.colors.find((c) => c.id === `sweExplore.${id}`).defaults[kind];
+  const [r, g, b] = [1, 3, 5].map((i) => parseInt(hex.slice(i, i + 2), 16));
+  return [r, g, b, hex.length === 9 ? parseInt(hex.slice(7, 9), 16) / 255 : 1];
+}
+
+// Runs in the page: whether a computed CSS colour equals [r, g, b, a] (alpha within rounding).
+const SAME_COLOR = `(css, want) => {
+  const m = /rgba?\\(([\\d.]+), ([\\d.]+), ([\\d.]+)(?:, ([\\d.]+))?\\)/.exec(css);
+  return m !== null && +m[1] === want[0] && +m[2] === want[1] && +m[3] === want[2] && Math.abs((m[4] === undefined ? 1 : +m[4]) - want[3]) < 0.006;
+}`;
+
+/** 'dark' | 'light' | 'highContrast' | 'highContrastLight', from the workbench's theme class. */
+async function themeKind(page) {
+  return page.evaluate(() => {
+    const classes = document.querySelector('.monaco-workbench').classList;
+    return classes.contains('hc-light') ? 'highContrastLight' : classes.contains('hc-black') ? 'highContrast' : classes.contains('vs-dark') ? 'dark' : 'light';
+  });
+}
+
+/** Official metrics for the demo instance, computed by the CLI (`score --format json`). */
+function cliMetrics(repoRoot, explorer) {
+  const out = execFileSync(process.execPath, [
+    path.join(repoRoot, 'dist/cli.js'), 'score', '--bench', path.join(repoRoot, 'demo/bench.jsonl'),
+    '--preds', path.join(repoRoot, `demo/results/${explorer}/top5.jsonl`), '--format', 'json',
+  ], { encoding: 'utf8' });
+  const row = out.trim().split('\n').map((l) => JSON.parse(l)).find((r) => r.instance_id === INSTANCE);
+  if (!row) throw new Error(`CLI printed no row for ${INSTANCE}`);
+  return row.metrics;
+}
+
+async function openWorkbench(ctx) {
+  const { page, remote, workbenchUrl, repoRoot, workspace } = ctx;
+  await page.goto(workbenchUrl(workspace, [['extensionDevelopmentPath', remote(repoRoot)]]));
+  await page.waitForSelector('.monaco-workbench', { timeout: 90_000 });
+  await page.waitForSelector('.explorer-folders-view .monaco-list-row', { timeout: 90_000 });
+}
+
+/**
+ * Runs a command from the palette; when it then shows a quick pick titled `pick.title`, types
+ * `pick.choice` and accepts the row that matches it.
+ */
+async function runCommand(page, title, pick) {
+  await page.keyboard.press('Control+Shift+P');
+  await page.waitForSelector('.quick-input-widget:not([style*="display: none"]) input', { timeout: 30_000 });
+  await page.keyboard.type(title);
+  const row = page.locator('.quick-input-list .monaco-list-row', { hasText: title.replace(/^.*?: /, '') }).first();
+  await row.waitFor({ timeout: 60_000 });
+  await page.keyboard.press('Enter');
+  if (pick === undefined) return;
+  // The command's own quick pick replaces the palette; typing before it shows would go to the editor.
+  await page.locator('.quick-input-widget .quick-input-title', { hasText: pick.title }).waitFor({ timeout: 60_000 });
+  await page.keyboard.type(pick.choice);
+  await page.locator('.quick-input-list .monaco-list-row', { hasText: pick.choice }).first().waitFor({ timeout: 30_000 });
+  await page.keyboard.press('Enter');
+}
+
+/** Text of every rendered editor line carrying a whole-line decoration whose computed style has `wanted`. */
+async function decoratedLineTexts(page, wanted) {
+  return page.evaluate(([want, same]) => {
+    const sameColor = eval(same);
+    const editor = [...document.querySelectorAll('.editor-instance .monaco-editor')].find((e) => e.querySelector('.view-lines .view-line'));
+    if (!editor) return [];
+    const lineAtTop = new Map([...editor.querySelectorAll('.view-lines .view-line')].map((l) => [l.style.top, l.textContent.replace(/\u00a0/g, ' ')]));
+    const matches = (style) => Object.entries(want).every(([key, value]) => (Array.isArray(value) ? sameColor(style[key], value) : style[key] === value));
+    const texts = [];
+    for (const overlay of editor.querySelectorAll('.view-overlays > div')) {
+      if ([...overlay.querySelectorAll('.cdr')].some((d) => matches(getComputedStyle(d)))) {
+        const text = lineAtTop.get(overlay.style.top);
+        if (text !== undefined) texts.push(text);
+      }
+    }
+    return texts;
+  }, [wanted, SAME_COLOR]);
+}
+
+/** ::after texts of decorations (rank badges, missed labels) on the rendered lines. */
+async function afterTexts(page) {
+  return page.evaluate(() => [...document.querySelectorAll('.editor-instance .view-line span')]
+    .map((s) => getComputedStyle(s, '::after').content)
+    .filter((c) => c && c !== 'none' && c !== 'normal'));
+}
+
+function scoresFrame(page) {
+  return page.frameLocator('iframe.webview').first().frameLocator('#active-frame');
+}
+
+async function metricValue(page, name) {
+  const value = await scoresFrame(page).locator(`[data-metric="${name}"]`).first().getAttribute('data-value', { timeout: 30_000 });
+  return Number(value);
+}
+
+function near(a, b) {
+  return Math.abs(a - b) <= 1e-12;
+}
+
+export const checks = [
+  {
+    name: 'Open Instance decorates gold core lines, missed lines and rank badges in the editor',
+    run: async (ctx) => {
+      const { page, repoRoot } = ctx;
+      await openWorkbench(ctx);
+      await runCommand(page, 'SWE-Explore: Open Instance', { title: 'Open Instance', choice: INSTANCE });
+      await page.waitForSelector('.tab.active[aria-label*="stock.py"]', { timeout: 60_000 });
+      const fileLines = fs.readFileSync(path.join(repoRoot, MAIN_FILE), 'utf8').split('\n');
+      const coreLine = fileLines[38]; // line 39: first line of core region 2 (stock.py 39–56)
+      const kind = await themeKind(page);
+      const coreBackground = themeColor(repoRoot, 'coreBackground', kind);
+      const coreBorder = themeColor(repoRoot, 'coreBorder', kind);
+      const missedBackground = themeColor(repoRoot, 'missedBackground', kind);
+      ctx.log(`theme ${kind}: core ${coreBackground} / ${coreBorder}, missed ${missedBackground} (r, g, b, alpha)`);
+      await page.waitForFunction(([bg, same]) => [...document.querySelectorAll('.monaco-editor .view-overlays .cdr')]
+        .some((e) => eval(same)(getComputedStyle(e).backgroundColor, bg)), [coreBackground, SAME_COLOR], { timeout: 60_000 });
+      const core = await decoratedLineTexts(page, { backgroundColor: coreBackground, borderLeftColor: coreBorder, borderLeftStyle: 'solid' });
+      ctx.log(`${core.length} rendered lines carry the core decoration`);
+      if (!core.includes(coreLine)) throw new Error(`line 39 (${JSON.stringify(coreLine)}) is not decorated as core; decorated: ${JSON.stringify(core.slice(0, 5))}`);
+      if (core.includes(fileLines[37]) && fileLines[37].trim() !== '') throw new Error('line 38 is decorated as core but lies outside every core region');
+      const badges = await afterTexts(page);
+      ctx.log(`after-texts: ${JSON.stringify(badges.slice(0, 6))}`);
+      if (!badges.some((b) => /#5 ✓ in budget/.test(b))) throw new Error(`no "#5 ✓ in budget" badge at line 39 (agent's 5th region starts there): ${JSON.stringify(badges)}`);
+      await ctx.screenshot('editor-core-and-badges');
+      // Switch to the localizer, which misses most core lines: the missed layer must appear.
+      await runCommand(page, 'SWE-Explore: Pick Explorer', { title: 'explorer to score', choice: 'localizer' });
+      await page.waitForFunction(([bg, same]) => [...document.querySelectorAll('.monaco-editor .view-overlays .cdr')]
+        .some((e) => eval(same)(getComputedStyle(e).backgroundColor, bg)), [missedBackground, SAME_COLOR], { timeout: 30_000 })
+        .catch(async (error) => {
+          const seen = await page.evaluate(() => [...new Set([...document.querySelectorAll('.monaco-editor .view-overlays .cdr')].map((e) => getComputedStyle(e).backgroundColor))]);
+          throw new Error(`${error.message}; overlay colours present: ${seen.join(' | ')}`);
+        });
+      const missed = await decoratedLineTexts(page, { backgroundColor: missedBackground });
+      if (!missed.includes(coreLine)) throw new Error('line 39 is not marked as a missed core line for the localizer');
+      const labels = await afterTexts(page);
+      if (!labels.some((t) => t.includes('missed core'))) throw new Error(`no "missed core" label: ${JSON.stringify(labels)}`);
+      ctx.log(`${missed.length} rendered lines marked missed for the localizer`);
+      // Hover over line 39 explains its layers.
+      const line = page.locator('.editor-instance .view-line', { hasText: coreLine.trim() }).first();
+      await line.hover({ position: { x: 40, y: 5 } });
+      const hover = page.locator('.monaco-hover-content', { hasText: 'SWE-Explore' }).first();
+      await hover.waitFor({ timeout: 30_000 });
+      const hoverText = await hover.textContent();
+      if (!/Core\s2\/4,\slines\s39–56/.test(hoverText)) throw new Error(`hover text lacks the core region: ${hoverText}`);
+      await ctx.screenshot('editor-missed-and-hover');
+    },
+  },
+  {
+    name: 'Scores view shows the CLI\'s numbers for the instance and the budget control changes them',
+    run: async (ctx) => {
+      const { page, repoRoot } = ctx;
+      const expected = cliMetrics(repoRoot, 'agent');
+      await openWorkbench(ctx);
+      await runCommand(page, 'SWE-Explore: Open Instance', { title: 'Open Instance', choice: INSTANCE });
+      await page.locator('.activitybar a[aria-label^="SWE-Explore"]').first().click();
+      const frame = scoresFrame(page);
+      await frame.locator(`#scores-root[data-instance="${INSTANCE}"]`).waitFor({ timeout: 60_000 });
+      const root = frame.locator('#scores-root');
+      const attrs = await root.evaluate((e) => ({ ...e.dataset }));
+      ctx.log(`scores root: ${JSON.stringify(attrs)}`);
+      if (attrs.explorer !== 'agent' || attrs.budget !== '500' || attrs.profile !== 'official') throw new Error(`unexpected view state ${JSON.stringify(attrs)}`);
+      for (const name of ['recall', 'precision', 'ndcg_at_500', 'recall_at_500', 'first_useful_hit']) {
+        const shown = await metricValue(page, name);
+        if (!near(shown, expected[name])) throw new Error(`${name}: view ${shown}, CLI ${expected[name]}`);
+      }
+      const recallText = (await frame.locator('[data-metric="recall"]').first().textContent()).trim();
+      if (recallText !== expected.recall.toFixed(3)) throw new Error(`recall is displayed as "${recallText}", expected ${expected.recall.toFixed(3)}`);
+      ctx.log(`recall ${recallText}, nDCG@500 ${expected.ndcg_at_500}`);
+      await ctx.screenshot('scores-budget-500');
+      await frame.locator('button.budget-button[data-budget="100"]').click();
+      await frame.locator('#scores-root[data-budget="100"]').waitFor({ timeout: 30_000 });
+      const ndcg100 = await metricValue(page, 'ndcg_at_budget');
+      const recall100 = await metricValue(page, 'recall_at_budget');
+      if (!near(ndcg100, expected.ndcg_at_100) || !near(recall100, expected.recall_at_100)) {
+        throw new Error(`at B=100 the view shows nDCG ${ndcg100}, Recall ${recall100}; CLI says ${expected.ndcg_at_100}, ${expected.recall_at_100}`);
+      }
+      const status = await page.locator('.statusbar-item', { hasText: 'nDCG@100' }).first().textContent({ timeout: 30_000 });
+      ctx.log(`status bar: ${status.trim()}`);
+      await ctx.screenshot('scores-budget-100');
+    },
+  },
+];

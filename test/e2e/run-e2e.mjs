@@ -1,0 +1,232 @@
+// End-to-end tests in a real VS Code: code-server 4.100.3 (VS Code 1.100.3) driven by
+// playwright-core with Debian's Chromium. `npm run test:e2e`; needs `npm run build` first.
+//
+// Phase A runs the integration test module dist/test/runner.js (the @vscode/test-electron
+// convention: a module exporting `run()`) inside the real Node extension host. code-server has no
+// --extensionDevelopmentPath flag, but its workbench takes the same two settings from the `payload`
+// query parameter and reports the result through `window.codeAutomationExit(code)`.
+//
+// Phase B runs the browser checks exported by ./checks.mjs: what a person sees.
+//
+// Options:  --workspace <dir>  (or SWE_EXPLORE_WORKSPACE)  folder to open; default demo/
+//           --grep <text>      run only the browser checks whose name contains <text>
+//           --runner <file>    integration test module to run instead of dist/test/runner.js
+//           --checks <file>    browser checks module to run instead of ./checks.mjs
+//           --skip-integration / --only-integration
+//           --keep-tmp         keep the temp dir (code-server's log and user data)
+// Env:      E2E_INTEGRATION_TIMEOUT_MS, E2E_CHECK_TIMEOUT_MS (default 180000 each)
+//           The extension host gets SWE_EXPLORE_TEST_WORKSPACE and SWE_EXPLORE_TEST_RESULTS.
+// Output: one `ok`/`FAIL` line per check and the closing line `N passed, N failed`; exit 1 on failure.
+import fs from 'node:fs';
+import path from 'node:path';
+import { pathToFileURL } from 'node:url';
+import { parseArgs } from 'node:util';
+import {
+  launchBrowser, makeTmpDir, readTail, repoRoot, resolveWorkspace, startCodeServer,
+} from './code-server.mjs';
+
+const { values: opts } = parseArgs({
+  options: {
+    workspace: { type: 'string' },
+    grep: { type: 'string' },
+    runner: { type: 'string' },
+    checks: { type: 'string' },
+    'skip-integration': { type: 'boolean', default: false },
+    'only-integration': { type: 'boolean', default: false },
+    'keep-tmp': { type: 'boolean', default: false },
+  },
+});
+
+const INTEGRATION_TIMEOUT_MS = Number(process.env.E2E_INTEGRATION_TIMEOUT_MS) || 180_000;
+const CHECK_TIMEOUT_MS = Number(process.env.E2E_CHECK_TIMEOUT_MS) || 180_000;
+const resultsDir = path.join(repoRoot, 'test-results');
+const runnerPath = path.resolve(opts.runner ?? path.join(repoRoot, 'dist/test/runner.js'));
+const t0 = Date.now();
+const elapsed = () => `${((Date.now() - t0) / 1000).toFixed(1)} s`;
+const note = (s) => console.log(`  · ${s}`);
+
+let passed = 0;
+let failed = 0;
+function report(name, ok, detail = '') {
+  if (ok) passed++;
+  else failed++;
+  console.log(`${ok ? 'ok  ' : 'FAIL'} ${name}${detail ? ` — ${detail}` : ''}`);
+}
+
+function withTimeout(promise, ms, what) {
+  let timer;
+  const timeout = new Promise((_, reject) => {
+    timer = setTimeout(() => {
+      const err = new Error(`${what} timed out after ${ms / 1000} s`);
+      err.stack = err.message; // where the timer fired says nothing useful
+      reject(err);
+    }, ms);
+  });
+  return Promise.race([promise, timeout]).finally(() => clearTimeout(timer));
+}
+
+/**
+ * While extension tests run, the workbench logs the extension host's console output through its
+ * log service, as "%c INFO color: #33f <text>" (ERR/WARN for console.error/warn) — the same shape
+ * as the workbench's own log lines. So: take every log-service line, drop the workbench's own
+ * chatter (known patterns), and forward the rest as the runner's output.
+ */
+const LOG_LINE = /^%c\s*(INFO|WARN|ERR|DEBUG|TRACE)\s+color:\s*#[0-9a-f]+;?\s?(.*)$/is;
+const WORKBENCH_CHATTER = [
+  /^Resolv(ing|ed) connection token/,
+  /^Creating a socket/,
+  /^Ignoring fetching additional builtin extensions/,
+  /^Updating additional builtin extensions cache/,
+  /^\[Service Worker\]/,
+  /^ChatSessionStore:/,
+  /^Started local extension host/,
+  /^Extension host \(.*\) is (started|unresponsive|responsive)/,
+  /^\[(File Watcher|perf|Settings Sync|Extensions?)\b/,
+  /^Loading development extension at/,
+  /^No search provider registered for scheme/,
+];
+function classifyConsole(msg) {
+  const m = LOG_LINE.exec(msg.text());
+  if (m && !WORKBENCH_CHATTER.some((re) => re.test(m[2]))) {
+    return { runner: true, level: m[1].toUpperCase(), text: m[2] };
+  }
+  return { runner: false, text: `[${msg.type()}] ${msg.text().replace(/%c|color: #[0-9a-f]+;?/gi, '').trim()}` };
+}
+
+// ---- teardown, also on signals and crashes -----------------------------------------------
+const tmpDir = makeTmpDir('swe-explore-e2e-');
+let server;
+let browser;
+let tearingDown;
+async function teardown() {
+  tearingDown ??= (async () => {
+    if (browser) await withTimeout(browser.close(), 10_000, 'browser.close').catch(() => {});
+    if (server) {
+      await server.stop();
+      fs.mkdirSync(resultsDir, { recursive: true });
+      try { fs.copyFileSync(server.logFile, path.join(resultsDir, 'code-server.log')); } catch { /* no log */ }
+    }
+    if (!opts['keep-tmp']) fs.rmSync(tmpDir, { recursive: true, force: true });
+    else note(`temp dir kept: ${tmpDir}`);
+  })();
+  return tearingDown;
+}
+for (const sig of ['SIGINT', 'SIGTERM', 'SIGHUP']) {
+  process.on(sig, () => {
+    console.log(`\n${sig}: stopping code-server and the browser`);
+    teardown().finally(() => process.exit(130));
+  });
+}
+process.on('unhandledRejection', (err) => {
+  console.error('unhandled rejection:', err);
+  teardown().finally(() => process.exit(1));
+});
+
+// ---- Phase A: integration tests in the extension host ------------------------------------
+async function runIntegration(ws) {
+  const shown = runnerPath.startsWith(repoRoot + path.sep) ? path.relative(repoRoot, runnerPath) : runnerPath;
+  const name = `integration tests (${shown} in the VS Code extension host)`;
+  if (!fs.existsSync(runnerPath)) {
+    report(name, false, `${path.relative(repoRoot, runnerPath)} is missing; run npm run build first`);
+    return;
+  }
+  const page = await browser.newPage({ viewport: { width: 1400, height: 850 } });
+  const noise = [];
+  let finished = false;
+  try {
+    // Must be exposed before the workbench loads: it calls this when run() settles.
+    let resolveExit;
+    const exited = new Promise((resolve) => { resolveExit = resolve; });
+    await page.exposeFunction('codeAutomationExit', (code) => resolveExit(code));
+    page.on('console', (msg) => {
+      if (finished) return; // page shutdown chatter
+      const c = classifyConsole(msg);
+      if (c.runner) {
+        const tag = c.level === 'INFO' ? '' : `${c.level} `;
+        for (const line of c.text.split('\n')) console.log(`  [runner] ${tag}${line}`);
+      } else {
+        noise.push(c.text.slice(0, 600));
+      }
+    });
+    page.on('pageerror', (err) => noise.push(`[pageerror] ${err.message}`));
+    await page.goto(server.workbenchUrl(ws, [
+      ['extensionDevelopmentPath', server.remote(repoRoot)],
+      ['extensionTestsPath', server.remote(runnerPath)],
+    ]));
+    const code = await withTimeout(exited, INTEGRATION_TIMEOUT_MS, 'waiting for codeAutomationExit');
+    await new Promise((r) => setTimeout(r, 300)); // let the last console lines arrive
+    finished = true;
+    report(name, code === 0, `exit code ${code}, ${elapsed()}`);
+  } catch (err) {
+    finished = true;
+    const relevant = noise.filter((l) => !WORKBENCH_CHATTER.some((re) => re.test(l.replace(/^\[\w+\]\s*(INFO|WARN|ERR)?\s*/, ''))));
+    for (const line of relevant.slice(-30)) console.log(`  [console] ${line}`);
+    await page.screenshot({ path: path.join(resultsDir, 'integration-failure.png') }).catch(() => {});
+    report(name, false, err.message);
+  } finally {
+    await page.close().catch(() => {});
+  }
+}
+
+// ---- Phase B: browser checks --------------------------------------------------------------
+async function runChecks(ws) {
+  const checksUrl = opts.checks ? pathToFileURL(path.resolve(opts.checks)).href : './checks.mjs';
+  const { checks } = await import(checksUrl);
+  const selected = checks.filter((c) => !opts.grep || c.name.includes(opts.grep));
+  for (const check of selected) {
+    const page = await browser.newPage({ viewport: { width: 1400, height: 850 } });
+    const ctx = {
+      page,
+      browser,
+      host: server.host,
+      remote: server.remote,
+      workbenchUrl: server.workbenchUrl,
+      repoRoot,
+      workspace: ws,
+      tmpDir,
+      log: (s) => console.log(`  [${check.name}] ${s}`),
+      screenshot: async (name) => {
+        const file = path.join(resultsDir, `${name}.png`);
+        await page.screenshot({ path: file });
+        return file;
+      },
+    };
+    try {
+      await withTimeout(check.run(ctx), check.timeoutMs ?? CHECK_TIMEOUT_MS, check.name);
+      report(check.name, true, elapsed());
+    } catch (err) {
+      const shot = path.join(resultsDir, `failure-${check.name.replace(/[^\w.-]+/g, '_')}.png`);
+      await page.screenshot({ path: shot }).catch(() => {});
+      report(check.name, false, `${err?.stack ?? err}\n       screenshot: ${path.relative(repoRoot, shot)}`);
+    } finally {
+      await page.close().catch(() => {});
+    }
+  }
+}
+
+// ---- main ---------------------------------------------------------------------------------
+try {
+  fs.mkdirSync(resultsDir, { recursive: true });
+  for (const f of fs.readdirSync(resultsDir)) {
+    if (/^(failure-.*|integration-failure)\.png$/.test(f)) fs.rmSync(path.join(resultsDir, f)); // stale from a previous run
+  }
+  const { folder: ws, isTemp } = resolveWorkspace(tmpDir, opts.workspace ?? process.env.SWE_EXPLORE_WORKSPACE, { copy: true });
+  note(`workspace: ${isTemp ? `${ws} (demo/ not found; temp folder)` : path.relative(repoRoot, ws) || '.'}`);
+  server = await startCodeServer({
+    tmpDir,
+    log: note,
+    // The extension host inherits code-server's environment, so the test runner can find these.
+    env: { SWE_EXPLORE_TEST_WORKSPACE: ws, SWE_EXPLORE_TEST_RESULTS: resultsDir },
+  });
+  browser = await launchBrowser();
+  note(`chromium ${browser.version()} launched, ${elapsed()}`);
+  if (!opts['skip-integration']) await runIntegration(ws);
+  if (!opts['only-integration']) await runChecks(ws);
+} catch (err) {
+  report('e2e harness', false, err?.stack ?? String(err));
+  if (server) console.log(readTail(server.logFile));
+}
+await teardown();
+console.log(`  · finished in ${elapsed()}`);
+console.log(`${passed} passed, ${failed} failed`);
+process.exit(failed ? 1 : 0);
