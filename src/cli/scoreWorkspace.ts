@@ -5,16 +5,23 @@ import {
   ndcgAt,
   OFFICIAL_BUDGETS,
   officialMetrics,
-  prepareInstance,
+  prepareGroundTruth,
+  preparePredictions,
   recallAt,
+  type GroundTruth,
   type OfficialMetrics,
+  type PreparedGroundTruth,
   type Profile,
+  type Region,
 } from '../core';
 import { readBenchFile, readPredictionFile } from '../data/jsonl';
 import { LineCountCache, snapshotLineCounts } from '../data/lineCounts';
 import { readLineCountsFile } from '../data/lineCountsFile';
 import type { Problem } from '../data/problems';
-import { toGroundTruth, toRegions, type BenchRecord } from '../data/schemas';
+import { toGroundTruth, toRegions } from '../data/records';
+import type { BenchRecord } from '../data/schemas';
+
+const INSTANCES_IN_PARALLEL = 8;
 
 export interface ScoreOptions {
   readonly benchFile: string;
@@ -69,20 +76,20 @@ export function extraBudgets(budgets: readonly number[]): number[] {
 export async function scoreWorkspace(options: ScoreOptions): Promise<ScoreResult> {
   const bench = await readBenchFile(options.benchFile);
   const problems: Problem[] = [...bench.problems];
-  const records = new Map<string, { record: BenchRecord; line: number }>();
-  for (const { value, line } of bench.items) if (!records.has(value.instance_id)) records.set(value.instance_id, { record: value, line });
+  const records = new Map<string, BenchEntry>();
+  for (const { value, line } of bench.items) {
+    if (!records.has(value.instance_id)) records.set(value.instance_id, { record: value, line, groundTruth: toGroundTruth(value) });
+  }
 
   const precomputed = options.lineCountsFile === undefined ? undefined : await readLineCountsFile(options.lineCountsFile);
   if (precomputed !== undefined) problems.push(...precomputed.problems);
   const reposRoot = options.reposRoot ?? path.dirname(options.benchFile);
   const cache = new LineCountCache();
-  const countsByInstance = new Map<string, Promise<ReadonlyMap<string, number>>>();
 
-  const extra = extraBudgets(options.budgets);
-  const fields = [...Object.keys(emptyOfficial()), ...extra.flatMap((b) => [`ndcg_at_${b}`, `recall_at_${b}`])];
-  const rows: ScoredRow[] = [];
+  // Read every row first, so that each instance's line counts and ground truth are prepared once
+  // for all explorers; rows are then scored and printed in the prediction files' order.
+  const rowsToScore: { instanceId: string; explorer: string; predictions: Region[] }[] = [];
   let skippedEmptyCore = 0;
-
   for (const file of options.predictionFiles) {
     const read = await readPredictionFile(file);
     problems.push(...read.problems);
@@ -92,46 +99,69 @@ export async function scoreWorkspace(options: ScoreOptions): Promise<ScoreResult
         problems.push({ file, line, severity: 'warning', code: 'unknown-instance', message: `no bench record for instance ${row.instance_id}; row not scored`, instanceId: row.instance_id });
         continue;
       }
-      const groundTruth = toGroundTruth(entry.record);
-      if (groundTruth.coreRegions.length === 0 && !options.keepEmptyCore) {
+      if (entry.groundTruth.coreRegions.length === 0 && !options.keepEmptyCore) {
         skippedEmptyCore++;
         continue;
       }
-      const predictions = toRegions(row.regions).slice(0, options.k);
-      // Under `snapshot` the counted paths depend on the explorer's predictions.
-      const countsKey = options.profile === 'snapshot' ? `${row.instance_id}\u0000${row.explorer}` : row.instance_id;
-      let counts = countsByInstance.get(countsKey);
-      if (counts === undefined) {
-        counts = lineCountsFor(entry.record, entry.line, predictions.map((p) => p.path));
-        countsByInstance.set(countsKey, counts);
-      }
-      const prepared = prepareInstance(groundTruth, predictions, await counts, options.profile);
-      const metrics: MetricValues = { ...officialMetrics(prepared) };
-      for (const b of extra) {
-        metrics[`ndcg_at_${b}`] = ndcgAt(prepared, b);
-        metrics[`recall_at_${b}`] = recallAt(prepared, b);
-      }
-      rows.push({ instanceId: row.instance_id, explorer: row.explorer, metrics });
+      rowsToScore.push({ instanceId: row.instance_id, explorer: row.explorer, predictions: toRegions(row.regions).slice(0, options.k) });
     }
   }
+
+  const predictionPaths = new Map<string, Set<string>>();
+  for (const row of rowsToScore) {
+    let paths = predictionPaths.get(row.instanceId);
+    if (paths === undefined) predictionPaths.set(row.instanceId, (paths = new Set()));
+    for (const region of row.predictions) paths.add(region.path);
+  }
+  const preparedGroundTruth = new Map<string, PreparedGroundTruth>();
+  const pending = [...predictionPaths];
+  // A few instances at a time: each reads its files with its own bounded concurrency, and
+  // thousands of simultaneous opens would exhaust file descriptors.
+  const worker = async (): Promise<void> => {
+    for (let next = pending.pop(); next !== undefined; next = pending.pop()) {
+      const [instanceId, paths] = next;
+      const entry = records.get(instanceId)!;
+      const counts = await lineCountsFor(entry, paths);
+      preparedGroundTruth.set(instanceId, prepareGroundTruth(entry.groundTruth, counts, options.profile));
+    }
+  };
+  await Promise.all(Array.from({ length: INSTANCES_IN_PARALLEL }, worker));
+
+  const extra = extraBudgets(options.budgets);
+  const fields = [...Object.keys(emptyOfficial()), ...extra.flatMap((b) => [`ndcg_at_${b}`, `recall_at_${b}`])];
+  const rows: ScoredRow[] = rowsToScore.map(({ instanceId, explorer, predictions }) => {
+    const prepared = preparePredictions(preparedGroundTruth.get(instanceId)!, predictions);
+    const metrics: MetricValues = { ...officialMetrics(prepared) };
+    for (const b of extra) {
+      metrics[`ndcg_at_${b}`] = ndcgAt(prepared, b);
+      metrics[`recall_at_${b}`] = recallAt(prepared, b);
+    }
+    return { instanceId, explorer, metrics };
+  });
 
   return { rows, summaries: summarise(rows, fields), problems, fields, skippedEmptyCore };
 
   /**
    * Under `official` only ground-truth-region paths are counted (the evaluator would ignore the
-   * rest anyway, and counting fewer files is faster); under `snapshot` prediction paths too.
+   * rest anyway, and counting fewer files is faster); under `snapshot` every explorer's prediction
+   * paths too.
    */
-  async function lineCountsFor(record: BenchRecord, line: number, predictionPaths: readonly string[]): Promise<ReadonlyMap<string, number>> {
-    const given = precomputed?.counts.get(record.instance_id);
-    if (given !== undefined) return given;
-    if (precomputed !== undefined) return new Map();
-    const paths = groundTruthRegionPaths(toGroundTruth(record));
-    if (options.profile === 'snapshot') for (const p of predictionPaths) paths.add(p);
-    const root = path.resolve(reposRoot, record.repo_dir ?? path.join('repos', record.instance_id));
-    const counted = await snapshotLineCounts(root, paths, { cache, location: { file: options.benchFile, line, instanceId: record.instance_id } });
+  async function lineCountsFor(entry: BenchEntry, paths: ReadonlySet<string>): Promise<ReadonlyMap<string, number>> {
+    const id = entry.record.instance_id;
+    if (precomputed !== undefined) return precomputed.counts.get(id) ?? new Map();
+    const wanted = groundTruthRegionPaths(entry.groundTruth);
+    if (options.profile === 'snapshot') for (const p of paths) wanted.add(p);
+    const root = path.resolve(reposRoot, entry.record.repo_dir ?? path.join('repos', id));
+    const counted = await snapshotLineCounts(root, wanted, { cache, location: { file: options.benchFile, line: entry.line, instanceId: id } });
     problems.push(...counted.problems);
     return counted.counts;
   }
+}
+
+interface BenchEntry {
+  readonly record: BenchRecord;
+  readonly line: number;
+  readonly groundTruth: GroundTruth;
 }
 
 function emptyOfficial(): OfficialMetrics {

@@ -5,8 +5,8 @@ import {
   lineSetSubtract,
   rangeIntersection,
   rangeIntersectionSize,
+  insertInterval,
   subtract,
-  union,
   type IntervalSet,
   type LineSet,
 } from './intervals';
@@ -18,7 +18,6 @@ import {
   ndcgDetail,
   noisePredictions,
   officialMetrics,
-  recallAt,
   type NdcgDetail,
 } from './metrics';
 import type { PreparedInstance } from './prepare';
@@ -137,15 +136,17 @@ export interface InstanceExplanation {
  * UI focuses on (any B ≥ 1).
  */
 export function explainInstance(instance: PreparedInstance, budget: number): InstanceExplanation {
-  const metrics = officialMetrics(instance);
-  const ndcg = ndcgDetail(instance, budget);
-  const { examined, linesPerEntry } = examinedWithinBudget(instance, budget);
   const noise = noisePredictions(instance);
   const regionHits = coreRegionHits(instance);
+  const metrics = officialMetrics(instance, { coreRegionHits: regionHits, noisePredictions: noise });
+  const ndcg = ndcgDetail(instance, budget);
+  const { examined, linesPerEntry } = examinedWithinBudget(instance, budget);
   const quirks: Quirk[] = [];
 
   const predictions: PredictionExplanation[] = [];
-  const reachedCore = new Map<string, IntervalSet>();
+  // Core lines reached by earlier entries, per path, grown in place (an entry-by-entry union).
+  const reachedCore = new Map<string, [number, number][]>();
+  const coreIndicesByPath = groupIndices(instance.coreRegions.map((r) => r.region.path));
   let cumulativeLength = 0;
   for (const prediction of instance.predictions) {
     const rank = prediction.index + 1;
@@ -154,9 +155,10 @@ export function explainInstance(instance: PreparedInstance, budget: number): Ins
     let newCoreLines = 0;
     if (resolution.kind === 'resolved' && prediction.coreLinesHit > 0) {
       const coreHere = rangeIntersection(instance.core.get(region.path) ?? EMPTY_SET, resolution.start, resolution.end);
-      const fresh = subtract(coreHere, reachedCore.get(region.path) ?? EMPTY_SET);
-      for (const [s, e] of fresh) newCoreLines += e - s + 1;
-      reachedCore.set(region.path, union(reachedCore.get(region.path) ?? EMPTY_SET, coreHere));
+      let reached = reachedCore.get(region.path);
+      if (reached === undefined) reachedCore.set(region.path, (reached = []));
+      for (const [s, e] of coreHere) newCoreLines += e - s + 1 - rangeIntersectionSize(reached, s, e);
+      for (const [s, e] of coreHere) insertInterval(reached, s, e);
     }
     const linesInBudget = linesPerEntry[prediction.index] ?? 0;
     predictions.push({
@@ -174,14 +176,18 @@ export function explainInstance(instance: PreparedInstance, budget: number): Ins
       discount: 1 / Math.log2(rank + 1),
       coreLinesHit: prediction.coreLinesHit,
       newCoreLines,
-      coreRegionsTouched: instance.coreRegions.flatMap((core, i) =>
-        core.region.path === region.path && resolvedOverlap(core.resolution, resolution) ? [i] : [],
-      ),
+      coreRegionsTouched: (coreIndicesByPath.get(region.path) ?? []).filter((i) => resolvedOverlap(instance.coreRegions[i]!.resolution, resolution)),
       noise: noise[prediction.index] ?? false,
     });
     quirks.push(...predictionQuirks(instance, prediction.index, budget, prediction.coreLinesHit > newCoreLines));
   }
 
+  const predictionsByPath = new Map<string, PredictionExplanation[]>();
+  for (const p of predictions) {
+    const list = predictionsByPath.get(p.region.path) ?? [];
+    list.push(p);
+    predictionsByPath.set(p.region.path, list);
+  }
   const coreRegions: CoreRegionExplanation[] = instance.coreRegions.map(({ region, resolution }, index) => {
     const resolved = resolution.kind === 'resolved' && resolution.start <= resolution.end;
     const start = resolved ? resolution.start : 1;
@@ -189,8 +195,8 @@ export function explainInstance(instance: PreparedInstance, budget: number): Ins
     const own: IntervalSet = resolved ? [[start, end]] : EMPTY_SET;
     const predicted = instance.predicted.get(region.path) ?? EMPTY_SET;
     const inBudget = examined.get(region.path) ?? EMPTY_SET;
-    const coveringRanks = predictions
-      .filter((p) => p.region.path === region.path && p.resolution.kind === 'resolved' && rangesMeet(p.resolution, start, end))
+    const coveringRanks = (predictionsByPath.get(region.path) ?? [])
+      .filter((p) => p.resolution.kind === 'resolved' && rangesMeet(p.resolution, start, end))
       .map((p) => p.rank);
     if (resolution.kind !== 'resolved') {
       quirks.push({ kind: 'ground-truth-unresolvable', coreIndex: index, message: `core region ${index + 1} (${describe(region)}) cannot be resolved (${resolution.reason}); it contributes no lines` });
@@ -227,7 +233,7 @@ export function explainInstance(instance: PreparedInstance, budget: number): Ins
     budget,
     metrics,
     ndcg,
-    recallAtBudget: recallAt(instance, budget),
+    recallAtBudget: lineSetSize(instance.core) === 0 ? 0 : lineSetIntersectionSize(examined, instance.core) / lineSetSize(instance.core),
     coreLines: lineSetSize(instance.core),
     optionalLines: lineSetSize(instance.optional),
     predictedLines: lineSetSize(instance.predicted),
@@ -243,6 +249,17 @@ export function explainInstance(instance: PreparedInstance, budget: number): Ins
     },
     quirks,
   };
+}
+
+/** Positions of each distinct key, in order. */
+function groupIndices(keys: readonly string[]): Map<string, number[]> {
+  const out = new Map<string, number[]>();
+  keys.forEach((key, i) => {
+    const list = out.get(key) ?? [];
+    list.push(i);
+    out.set(key, list);
+  });
+  return out;
 }
 
 /** Whether the lines of `range` (s ≤ e) meet `[start, end]`. */

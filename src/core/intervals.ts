@@ -22,7 +22,10 @@ export const EMPTY_SET: IntervalSet = [];
 export function normalize(intervals: readonly Interval[]): IntervalSet {
   const valid = intervals.filter(([s, e]) => s <= e);
   if (valid.length <= 1) return valid;
-  const sorted = [...valid].sort((a, b) => a[0] - b[0] || a[1] - b[1]);
+  // Regions usually arrive sorted already (ground truth is stored merged); skip the sort then.
+  let ordered = true;
+  for (let i = 1; i < valid.length && ordered; i++) ordered = valid[i - 1]![0] <= valid[i]![0];
+  const sorted = ordered ? valid : [...valid].sort((a, b) => a[0] - b[0] || a[1] - b[1]);
   const merged: [number, number][] = [];
   for (const [s, e] of sorted) {
     const last = merged[merged.length - 1];
@@ -145,6 +148,30 @@ function firstEndingAtOrAfter(set: IntervalSet, n: number): number {
     else hi = mid;
   }
   return lo;
+}
+
+/**
+ * Adds `[start, end]` to a mutable sorted, disjoint list in place (merging what it touches):
+ * O(log n + merged) per call, for sets built up entry by entry.
+ */
+export function insertInterval(list: [number, number][], start: number, end: number): void {
+  if (start > end) return;
+  let lo = 0;
+  let hi = list.length;
+  while (lo < hi) {
+    const mid = (lo + hi) >>> 1;
+    if (list[mid]![1] < start - 1) lo = mid + 1;
+    else hi = mid;
+  }
+  let last = lo;
+  let s = start;
+  let e = end;
+  while (last < list.length && list[last]![0] <= end + 1) {
+    s = Math.min(s, list[last]![0]);
+    e = Math.max(e, list[last]![1]);
+    last++;
+  }
+  list.splice(lo, last - lo, [s, e]);
 }
 
 /** Groups closed ranges by path and normalises each path's list. */

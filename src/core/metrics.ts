@@ -1,15 +1,16 @@
 import {
   EMPTY_SET,
+  insertInterval,
   lineSetFrom,
   lineSetIntersectionSize,
   lineSetSize,
-  lineSetUnion,
+  rangeIntersection,
   rangeIntersectionSize,
   type LineSet,
 } from './intervals';
 import type { PreparedInstance, PreparedPrediction } from './prepare';
 import { resolvedOverlap, type Resolution } from './resolve';
-import type { OfficialMetrics } from './types';
+import { OFFICIAL_BUDGETS, type OfficialMetrics } from './types';
 
 /** `a / b`, defined as 0 when `b` is 0 (the evaluator's convention for every ratio). */
 function ratio(numerator: number, denominator: number): number {
@@ -21,9 +22,14 @@ export function precision(instance: PreparedInstance): number {
   return ratio(lineSetIntersectionSize(instance.predicted, instance.core), lineSetSize(instance.predicted));
 }
 
+/** |P ∩ C|, |P| and |C|, which several metrics share. */
+function coreOverlap(instance: PreparedInstance): { hit: number; predicted: number; core: number } {
+  return { hit: lineSetIntersectionSize(instance.predicted, instance.core), predicted: lineSetSize(instance.predicted), core: instance.coreSize };
+}
+
 /** Recall = |P ∩ C| / |C|. */
 export function recall(instance: PreparedInstance): number {
-  return ratio(lineSetIntersectionSize(instance.predicted, instance.core), lineSetSize(instance.core));
+  return ratio(lineSetIntersectionSize(instance.predicted, instance.core), instance.coreSize);
 }
 
 /** F1 = 2·p·r / (p + r); 0 when p + r = 0. */
@@ -37,20 +43,16 @@ function predictedPaths(instance: PreparedInstance): Set<string> {
 }
 
 /** HitFile = |V ∩ CF| / |CF|, V = prediction paths, CF = set(read_core_files). */
-export function hitFileRate(instance: PreparedInstance): number {
-  const coreFiles = new Set(instance.groundTruth.coreFiles);
+export function hitFileRate(instance: PreparedInstance, visited: ReadonlySet<string> = predictedPaths(instance)): number {
   let hits = 0;
-  for (const path of predictedPaths(instance)) if (coreFiles.has(path)) hits++;
-  return ratio(hits, coreFiles.size);
+  for (const path of visited) if (instance.coreFiles.has(path)) hits++;
+  return ratio(hits, instance.coreFiles.size);
 }
 
 /** NoiseFile = |V − CF − OF| / |V|, OF = union of every model's optional files. */
-export function noiseFileRate(instance: PreparedInstance): number {
-  const known = new Set(instance.groundTruth.coreFiles);
-  for (const paths of Object.values(instance.groundTruth.optionalFilesByModel)) for (const path of paths) known.add(path);
-  const visited = predictedPaths(instance);
+export function noiseFileRate(instance: PreparedInstance, visited: ReadonlySet<string> = predictedPaths(instance)): number {
   let noise = 0;
-  for (const path of visited) if (!known.has(path)) noise++;
+  for (const path of visited) if (!instance.groundTruthFiles.has(path)) noise++;
   return ratio(noise, visited.size);
 }
 
@@ -81,8 +83,7 @@ export function coreRegionHits(instance: PreparedInstance): boolean[] {
 }
 
 /** HitRegion = (core regions overlapping ≥ 1 prediction) / (core regions). */
-export function hitRegionRate(instance: PreparedInstance): number {
-  const hits = coreRegionHits(instance);
+export function hitRegionRate(instance: PreparedInstance, hits: readonly boolean[] = coreRegionHits(instance)): number {
   return ratio(hits.filter(Boolean).length, hits.length);
 }
 
@@ -93,8 +94,7 @@ export function noisePredictions(instance: PreparedInstance): boolean[] {
 }
 
 /** NoiseRegion = (entries overlapping no core/optional region) / (entries, duplicates counted). */
-export function noiseRegionRate(instance: PreparedInstance): number {
-  const noise = noisePredictions(instance);
+export function noiseRegionRate(instance: PreparedInstance, noise: readonly boolean[] = noisePredictions(instance)): number {
   return ratio(noise.filter(Boolean).length, noise.length);
 }
 
@@ -123,13 +123,12 @@ export function weightedCoreCoverage(instance: PreparedInstance): number {
 
 /** ContextEfficiency = |P ∩ (C ∪ O)| / |P|. */
 export function contextEfficiency(instance: PreparedInstance): number {
-  const useful = lineSetUnion(instance.core, instance.optional);
-  return ratio(lineSetIntersectionSize(instance.predicted, useful), lineSetSize(instance.predicted));
+  return ratio(lineSetIntersectionSize(instance.predicted, instance.useful), lineSetSize(instance.predicted));
 }
 
 /** OptionalCoverage = |P ∩ O| / |O|. */
 export function optionalCoverage(instance: PreparedInstance): number {
-  return ratio(lineSetIntersectionSize(instance.predicted, instance.optional), lineSetSize(instance.optional));
+  return ratio(lineSetIntersectionSize(instance.predicted, instance.optional), instance.optionalSize);
 }
 
 /** One entry of a budgeted DCG walk. */
@@ -178,15 +177,23 @@ export interface NdcgDetail {
  * ratio is clamped to 1. 0 without core regions or predictions, or when IDCG is 0.
  */
 export function ndcgDetail(instance: PreparedInstance, budget: number): NdcgDetail {
+  return ndcgDetails(instance, [budget])[0]!;
+}
+
+/** {@link ndcgDetail} for several budgets, sharing the entries and their ideal order. */
+export function ndcgDetails(instance: PreparedInstance, budgets: readonly number[]): NdcgDetail[] {
   if (instance.coreRegions.length === 0 || instance.predictions.length === 0) {
-    return { dcg: 0, idcg: 0, ndcg: 0, admitted: 0, clamped: false };
+    return budgets.map(() => ({ dcg: 0, idcg: 0, ndcg: 0, admitted: 0, clamped: false }));
   }
   const entries = instance.predictions.map((p) => ({ gain: p.gain, length: p.ndcgLength }));
-  const actual = budgetedDcg(entries, budget);
-  const ideal = budgetedDcg(idealOrder(entries), budget);
-  if (!(ideal.dcg > 0)) return { dcg: actual.dcg, idcg: ideal.dcg, ndcg: 0, admitted: actual.admitted, clamped: false };
-  const raw = actual.dcg / ideal.dcg;
-  return { dcg: actual.dcg, idcg: ideal.dcg, ndcg: Math.min(raw, 1.0), admitted: actual.admitted, clamped: raw > 1 };
+  const ideal = idealOrder(entries);
+  return budgets.map((budget) => {
+    const actual = budgetedDcg(entries, budget);
+    const best = budgetedDcg(ideal, budget);
+    if (!(best.dcg > 0)) return { dcg: actual.dcg, idcg: best.dcg, ndcg: 0, admitted: actual.admitted, clamped: false };
+    const raw = actual.dcg / best.dcg;
+    return { dcg: actual.dcg, idcg: best.dcg, ndcg: Math.min(raw, 1.0), admitted: actual.admitted, clamped: raw > 1 };
+  });
 }
 
 /** nDCG@B (see {@link ndcgDetail}). */
@@ -220,11 +227,56 @@ export function examinedWithinBudget(
   return { examined: lineSetFrom(ranges), linesPerEntry };
 }
 
-/** Recall@B = |core lines among the first B predicted line occurrences| / |C|; 0 when C is empty. */
+/**
+ * Recall@B = |core lines among the first B predicted line occurrences| / |C|; 0 when C is empty.
+ * Same walk as {@link examinedWithinBudget}, but it only accumulates the distinct core lines
+ * reached, which is all the metric needs.
+ */
 export function recallAt(instance: PreparedInstance, budget: number): number {
-  const coreSize = lineSetSize(instance.core);
-  if (coreSize === 0) return 0;
-  return lineSetIntersectionSize(examinedWithinBudget(instance, budget).examined, instance.core) / coreSize;
+  return recallAtBudgets(instance, [budget])[0]!;
+}
+
+/**
+ * {@link recallAt} for several budgets in one walk: the lines examined under a smaller budget are
+ * a prefix of those examined under a larger one, so each budget is a checkpoint of the same walk.
+ */
+export function recallAtBudgets(instance: PreparedInstance, budgets: readonly number[]): number[] {
+  const coreSize = instance.coreSize;
+  const out = budgets.map(() => 0);
+  if (coreSize === 0) return out;
+  // The walk counts a line before comparing the total with B, so it examines ⌈B⌉ lines (at least one).
+  const limits = budgets.map((b) => Math.max(1, Math.ceil(b)));
+  const order = limits.map((_, i) => i).sort((a, b) => limits[a]! - limits[b]!);
+  const reached = new Map<string, [number, number][]>();
+  let next = 0;
+  let covered = 0;
+  let total = 0;
+  for (const prediction of instance.predictions) {
+    if (next >= order.length) break;
+    const { resolution } = prediction;
+    if (resolution.kind !== 'resolved' || resolution.start > resolution.end) continue;
+    const path = prediction.region.path;
+    let start = resolution.start;
+    while (start <= resolution.end && next < order.length) {
+      const limit = limits[order[next]!]!;
+      const take = Math.min(resolution.end - start + 1, limit - total);
+      if (take > 0) {
+        if (prediction.coreLinesHit > 0) {
+          let list = reached.get(path);
+          if (list === undefined) reached.set(path, (list = []));
+          for (const [s, e] of rangeIntersection(instance.core.get(path) ?? EMPTY_SET, start, start + take - 1)) {
+            covered += e - s + 1 - rangeIntersectionSize(list, s, e);
+            insertInterval(list, s, e);
+          }
+        }
+        total += take;
+        start += take;
+      }
+      if (total >= limit) out[order[next++]!] = covered / coreSize;
+    }
+  }
+  while (next < order.length) out[order[next++]!] = covered / coreSize;
+  return out;
 }
 
 /** 0-based index of the first entry whose resolved lines contain a core line, or −1. */
@@ -235,32 +287,45 @@ export function firstUsefulIndex(instance: PreparedInstance): number {
 /** FUH = 1 − i/n for the first entry i that contains a core line; 0 if none, no entries or empty C. */
 export function firstUsefulHit(instance: PreparedInstance): number {
   const n = instance.predictions.length;
-  if (n === 0 || lineSetSize(instance.core) === 0) return 0;
+  if (n === 0 || instance.coreSize === 0) return 0;
   const i = firstUsefulIndex(instance);
   return i < 0 ? 0 : 1 - i / n;
 }
 
-/** All 17 official metrics, in the evaluator's field order. */
-export function officialMetrics(instance: PreparedInstance): OfficialMetrics {
-  const p = precision(instance);
-  const r = recall(instance);
+/**
+ * All 17 official metrics, in the evaluator's field order. `overlaps` lets a caller that already
+ * ran the overlap tests (the explanations do) pass them in instead of running them twice.
+ */
+export function officialMetrics(
+  instance: PreparedInstance,
+  overlaps: { readonly coreRegionHits: readonly boolean[]; readonly noisePredictions: readonly boolean[] } = {
+    coreRegionHits: coreRegionHits(instance),
+    noisePredictions: noisePredictions(instance),
+  },
+): OfficialMetrics {
+  const overlap = coreOverlap(instance);
+  const p = ratio(overlap.hit, overlap.predicted);
+  const r = ratio(overlap.hit, overlap.core);
+  const visited = predictedPaths(instance);
+  const [ndcg100, ndcg300, ndcg500] = ndcgDetails(instance, OFFICIAL_BUDGETS);
+  const [recall100, recall300, recall500] = recallAtBudgets(instance, OFFICIAL_BUDGETS);
   return {
     precision: p,
     recall: r,
     f1_score: f1(p, r),
-    hit_file_rate: hitFileRate(instance),
-    noise_file_rate: noiseFileRate(instance),
-    hit_region_rate: hitRegionRate(instance),
-    noise_region_rate: noiseRegionRate(instance),
+    hit_file_rate: hitFileRate(instance, visited),
+    noise_file_rate: noiseFileRate(instance, visited),
+    hit_region_rate: hitRegionRate(instance, overlaps.coreRegionHits),
+    noise_region_rate: noiseRegionRate(instance, overlaps.noisePredictions),
     weighted_core_coverage: weightedCoreCoverage(instance),
-    context_efficiency: contextEfficiency(instance),
+    context_efficiency: ratio(lineSetIntersectionSize(instance.predicted, instance.useful), overlap.predicted),
     optional_coverage: optionalCoverage(instance),
-    ndcg_at_100: ndcgAt(instance, 100),
-    ndcg_at_300: ndcgAt(instance, 300),
-    ndcg_at_500: ndcgAt(instance, 500),
-    recall_at_100: recallAt(instance, 100),
-    recall_at_300: recallAt(instance, 300),
-    recall_at_500: recallAt(instance, 500),
+    ndcg_at_100: ndcg100!.ndcg,
+    ndcg_at_300: ndcg300!.ndcg,
+    ndcg_at_500: ndcg500!.ndcg,
+    recall_at_100: recall100!,
+    recall_at_300: recall300!,
+    recall_at_500: recall500!,
     first_useful_hit: firstUsefulHit(instance),
   };
 }

@@ -1,6 +1,7 @@
 import {
   EMPTY_SET,
   lineSetFrom,
+  lineSetSize,
   lineSetUnion,
   rangeIntersectionSize,
   type LineSet,
@@ -33,13 +34,12 @@ export interface PreparedPrediction {
 }
 
 /**
- * One instance ready to score: regions resolved and line sets built once, so every metric
- * and every budget is a cheap pass over these arrays.
+ * One instance's ground truth, resolved once per (instance, line counts, profile) and shared by
+ * every explorer scored against it.
  */
-export interface PreparedInstance {
+export interface PreparedGroundTruth {
   readonly profile: Profile;
   readonly groundTruth: GroundTruth;
-  readonly predictions: readonly PreparedPrediction[];
   readonly coreRegions: readonly PreparedGtRegion[];
   /** Every model's optional regions concatenated in model order (duplicates kept). */
   readonly optionalRegions: readonly PreparedGtRegion[];
@@ -49,13 +49,27 @@ export interface PreparedInstance {
   readonly optional: LineSet;
   /** O per model, for per-model display. */
   readonly optionalByModel: ReadonlyMap<string, LineSet>;
-  /** P: predicted lines (deduplicated union). */
-  readonly predicted: LineSet;
+  /** |C| and |O|. */
+  readonly coreSize: number;
+  readonly optionalSize: number;
+  /** C ∪ O: the lines context efficiency counts as useful. */
+  readonly useful: LineSet;
   readonly mainFiles: ReadonlySet<string>;
+  /** CF = set(read_core_files). */
+  readonly coreFiles: ReadonlySet<string>;
+  /** CF ∪ OF: files that are not noise for the noise-file rate. */
+  readonly groundTruthFiles: ReadonlySet<string>;
   /** Real line counts known for the instance, whatever the profile (used for explanations only). */
   readonly knownLineCounts: LineCounts;
   /** The line count the evaluator may use for a path under the active profile. */
   readonly evaluatorLineCount: (path: string) => number | undefined;
+}
+
+/** One instance ready to score: ground truth and predictions resolved, line sets built once. */
+export interface PreparedInstance extends PreparedGroundTruth {
+  readonly predictions: readonly PreparedPrediction[];
+  /** P: predicted lines (deduplicated union). */
+  readonly predicted: LineSet;
 }
 
 /** Paths whose line counts the official runner knows: core-region and every optional-region path. */
@@ -69,17 +83,11 @@ export function groundTruthRegionPaths(groundTruth: GroundTruth): Set<string> {
 }
 
 /**
- * Resolves every region and builds the line sets C, O and P.
- *
- * `lineCounts` holds every count known for the instance; under `official` only ground-truth-region
- * paths are visible to the evaluator (metrics-spec §2), under `snapshot` all of them are.
+ * Resolves the ground truth and builds C and O. `lineCounts` holds every count known for the
+ * instance; under `official` only ground-truth-region paths are visible to the evaluator
+ * (metrics-spec §2), under `snapshot` all of them are.
  */
-export function prepareInstance(
-  groundTruth: GroundTruth,
-  predictions: readonly Region[],
-  lineCounts: LineCounts,
-  profile: Profile = 'official',
-): PreparedInstance {
+export function prepareGroundTruth(groundTruth: GroundTruth, lineCounts: LineCounts, profile: Profile = 'official'): PreparedGroundTruth {
   const allowed = profile === 'official' ? groundTruthRegionPaths(groundTruth) : null;
   const evaluatorLineCount = (path: string): number | undefined =>
     allowed === null || allowed.has(path) ? lineCounts.get(path) : undefined;
@@ -97,12 +105,35 @@ export function prepareInstance(
     optionalRegions.push(...resolved);
     optionalByModel.set(model, lineSetFrom(resolvedRanges(resolved)));
   }
-
-  const core = lineSetFrom(resolvedRanges(coreRegions));
   let optional: LineSet = new Map();
   for (const lines of optionalByModel.values()) optional = lineSetUnion(optional, lines);
-  const mainFiles = new Set(groundTruth.mainFiles);
+  const coreFiles = new Set(groundTruth.coreFiles);
+  const groundTruthFiles = new Set(coreFiles);
+  for (const paths of Object.values(groundTruth.optionalFilesByModel)) for (const path of paths) groundTruthFiles.add(path);
 
+  const core = lineSetFrom(resolvedRanges(coreRegions));
+  return {
+    profile,
+    groundTruth,
+    coreRegions,
+    optionalRegions,
+    core,
+    optional,
+    optionalByModel,
+    coreSize: lineSetSize(core),
+    optionalSize: lineSetSize(optional),
+    useful: lineSetUnion(core, optional),
+    mainFiles: new Set(groundTruth.mainFiles),
+    coreFiles,
+    groundTruthFiles,
+    knownLineCounts: lineCounts,
+    evaluatorLineCount,
+  };
+}
+
+/** Resolves an explorer's scored list against prepared ground truth and builds P. */
+export function preparePredictions(groundTruth: PreparedGroundTruth, predictions: readonly Region[]): PreparedInstance {
+  const { core, mainFiles, evaluatorLineCount } = groundTruth;
   const prepared: PreparedPrediction[] = predictions.map((region, index) => {
     const resolution = resolveRegion(region, evaluatorLineCount(region.path));
     if (resolution.kind !== 'resolved') {
@@ -119,22 +150,17 @@ export function prepareInstance(
       gain: coreLinesHit * (mainFiles.has(region.path) ? 1.5 : 1.0),
     };
   });
-  const predicted = lineSetFrom(resolvedRanges(prepared));
+  return { ...groundTruth, predictions: prepared, predicted: lineSetFrom(resolvedRanges(prepared)) };
+}
 
-  return {
-    profile,
-    groundTruth,
-    predictions: prepared,
-    coreRegions,
-    optionalRegions,
-    core,
-    optional,
-    optionalByModel,
-    predicted,
-    mainFiles,
-    knownLineCounts: lineCounts,
-    evaluatorLineCount,
-  };
+/** {@link prepareGroundTruth} then {@link preparePredictions}, for one-off scoring. */
+export function prepareInstance(
+  groundTruth: GroundTruth,
+  predictions: readonly Region[],
+  lineCounts: LineCounts,
+  profile: Profile = 'official',
+): PreparedInstance {
+  return preparePredictions(prepareGroundTruth(groundTruth, lineCounts, profile), predictions);
 }
 
 function* resolvedRanges(

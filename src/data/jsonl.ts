@@ -13,15 +13,20 @@ import { parseAnswerInRepo, parseAnswerText, type ParsedAnswer } from './answerF
 import { findJsonSyntaxError, locateJsonPath, replaceNonFiniteTokens } from './jsonScan';
 import { errnoCode } from './paths';
 import type { Problem } from './problems';
-import {
-  BenchRecordSchema,
-  PredictionRowSchema,
-  fastParseBenchRecord,
-  fastParsePredictionRow,
-  formatIssuePath,
-  type BenchRecord,
-  type PredictionRow,
-} from './schemas';
+import { fastParseBenchRecord, fastParsePredictionRow, formatIssuePath } from './records';
+import type { BenchRecord, PredictionRow } from './schemas';
+
+/**
+ * The zod schemas, loaded on first use: well-formed lines pass the fast checks, so a clean file
+ * never pays zod's start-up cost. (A `require` inside a function is what keeps the bundler from
+ * evaluating the module, and zod with it, at start-up.)
+ */
+function lazySchemas(): typeof import('./schemas') {
+  return require('./schemas') as typeof import('./schemas');
+}
+
+/** A schema, or a function that returns it when first needed. */
+type SchemaSource<S> = S | (() => S);
 
 /** One accepted line. */
 export interface JsonlItem<T> {
@@ -79,10 +84,14 @@ class LineSink<S extends z.ZodType> {
 
   constructor(
     private readonly file: string,
-    private readonly schema: S,
+    private readonly schemaSource: SchemaSource<S>,
     /** Optional zod-free check for well-formed values; `undefined` hands the value to zod. */
     private readonly fast?: (value: unknown) => z.output<S> | undefined,
   ) {}
+
+  private get schema(): S {
+    return typeof this.schemaSource === 'function' ? (this.schemaSource as () => S)() : this.schemaSource;
+  }
 
   push(text: string, line: number, terminated: boolean): void {
     let raw = text.endsWith('\r') ? text.slice(0, -1) : text;
@@ -236,7 +245,7 @@ function byLine(problems: Problem[]): Problem[] {
 export function parseJsonl<S extends z.ZodType>(
   text: string,
   file: string,
-  schema: S,
+  schema: SchemaSource<S>,
   fast?: (value: unknown) => z.output<S> | undefined,
 ): JsonlResult<z.output<S>> {
   const sink = new LineSink(file, schema, fast);
@@ -247,7 +256,7 @@ export function parseJsonl<S extends z.ZodType>(
 /** Streams a JSONL file against `schema`. An unreadable file is one `io-error` problem at line 0. */
 export async function readJsonl<S extends z.ZodType>(
   filePath: string,
-  schema: S,
+  schema: SchemaSource<S>,
   fast?: (value: unknown) => z.output<S> | undefined,
 ): Promise<JsonlResult<z.output<S>>> {
   const sink = new LineSink(filePath, schema, fast);
@@ -317,7 +326,7 @@ function dedupePredictions(result: JsonlResult<PredictionRow>, file: string): Js
 
 /** Parses bench JSONL text (see {@link readBenchFile}). */
 export function parseBench(text: string, file = '<bench>'): JsonlResult<BenchRecord> {
-  return dedupeBench(parseJsonl(text, file, BenchRecordSchema, fastParseBenchRecord), file);
+  return dedupeBench(parseJsonl(text, file, () => lazySchemas().BenchRecordSchema, fastParseBenchRecord), file);
 }
 
 /**
@@ -326,7 +335,7 @@ export function parseBench(text: string, file = '<bench>'): JsonlResult<BenchRec
  * record is the one kept.
  */
 export async function readBenchFile(filePath: string): Promise<JsonlResult<BenchRecord>> {
-  return dedupeBench(await readJsonl(filePath, BenchRecordSchema, fastParseBenchRecord), filePath);
+  return dedupeBench(await readJsonl(filePath, () => lazySchemas().BenchRecordSchema, fastParseBenchRecord), filePath);
 }
 
 export interface PredictionReadOptions {
@@ -398,7 +407,7 @@ function answerToResult(answer: ParsedAnswer, file: string, options: PredictionR
  */
 export function parsePredictions(text: string, file = '<predictions>', options: PredictionReadOptions = {}): JsonlResult<PredictionRow> {
   if (!looksLikeJsonl(text)) return answerToResult(parseAnswerText(text, options.topK !== undefined ? { topK: options.topK } : {}), file, options);
-  return dedupePredictions(parseJsonl(text, file, PredictionRowSchema, fastParsePredictionRow), file);
+  return dedupePredictions(parseJsonl(text, file, () => lazySchemas().PredictionRowSchema, fastParsePredictionRow), file);
 }
 
 /**
@@ -433,5 +442,5 @@ export async function readPredictionFile(filePath: string, options: PredictionRe
       return answerToResult(answer, filePath, options);
     }
   }
-  return dedupePredictions(await readJsonl(filePath, PredictionRowSchema, fastParsePredictionRow), filePath);
+  return dedupePredictions(await readJsonl(filePath, () => lazySchemas().PredictionRowSchema, fastParsePredictionRow), filePath);
 }

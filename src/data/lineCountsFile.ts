@@ -10,7 +10,7 @@ import { readFile } from 'node:fs/promises';
 import { findJsonSyntaxError, locateJsonPath } from './jsonScan';
 import { errnoCode } from './paths';
 import type { Problem } from './problems';
-import { describeValue, formatIssuePath } from './schemas';
+import { describeValue, formatIssuePath } from './records';
 
 export interface LineCountsFile {
   /** instance id → path → line count. */

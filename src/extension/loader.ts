@@ -1,11 +1,13 @@
 import * as path from 'node:path';
 import { access } from 'node:fs/promises';
 import * as vscode from 'vscode';
-import { readBenchFile, readPredictionFile } from '../data/jsonl';
+import { readBenchFile, readPredictionFile, type JsonlItem } from '../data/jsonl';
 import { LineCountCache, snapshotLineCounts } from '../data/lineCounts';
 import { readLineCountsFile } from '../data/lineCountsFile';
 import type { Problem } from '../data/problems';
-import { toGroundTruth, toRegions } from '../data/schemas';
+import { toGroundTruth, toRegions } from '../data/records';
+import type { BenchRecord, PredictionRow } from '../data/schemas';
+import { validateData } from '../data/validate';
 import { readDataSettings, type DataSettings } from './settings';
 import type { InstanceEntry, PredictionEntry, Store, WorkspaceData } from './store';
 
@@ -28,8 +30,8 @@ export class WorkspaceLoader implements vscode.Disposable {
   private readonly problemsChanged = new vscode.EventEmitter<readonly Problem[]>();
   /** Fires with every problem known (load problems plus snapshot problems). */
   readonly onDidChangeProblems = this.problemsChanged.event;
-  private snapshotProblems = new Map<string, Problem[]>();
-  private loadProblems: Problem[] = [];
+  /** Line-counts-file problems and the data checks (regions, snapshot files), found after loading. */
+  private checkProblems: Problem[] = [];
   private readonly inFlight = new Map<string, Promise<void>>();
   /** Milliseconds the last full load took. */
   lastLoadMs = 0;
@@ -53,16 +55,15 @@ export class WorkspaceLoader implements vscode.Disposable {
     const started = performance.now();
     this.store.setLoading(true);
     const settings = readDataSettings();
-    const data = await vscode.window.withProgress(
+    const { data, benchItems, predictionFiles } = await vscode.window.withProgress(
       { location: { viewId: 'sweExplore.instances' }, title: 'Loading SWE-Explore data' },
       () => readWorkspaceData(settings),
     );
     if (generation !== this.generation) return;
     const precomputed = await readConfiguredLineCounts(settings, data.benchFile);
     this.precomputedCounts = precomputed.counts;
-    this.loadProblems = precomputed.problems;
     this.cache.clear();
-    this.snapshotProblems.clear();
+    this.checkProblems = precomputed.problems;
     this.store.clearLineCounts();
     this.store.setData(data);
     this.lastLoadMs = performance.now() - started;
@@ -71,6 +72,22 @@ export class WorkspaceLoader implements vscode.Disposable {
     const current = this.store.selection.instanceId;
     if (current !== undefined) await this.ensureLineCounts(current);
     void this.countInBackground(generation);
+    if (data.benchFile !== undefined) void this.check(generation, data, benchItems, predictionFiles);
+  }
+
+  /** Runs the data checks (inverted / past-EOF regions, missing files, escaping paths) for the Problems panel. */
+  private async check(generation: number, data: WorkspaceData, bench: BenchItems, predictions: PredictionItems): Promise<void> {
+    const problems = await validateData({
+      benchFile: data.benchFile!,
+      bench,
+      predictions,
+      reposRoot: data.reposRoot ?? null,
+      lineCounts: this.precomputedCounts,
+      cache: this.cache,
+    });
+    if (generation !== this.generation) return;
+    this.checkProblems = [...this.checkProblems, ...problems];
+    this.problemsChanged.fire(this.allProblems());
   }
 
   /** Resolves once the given instance's line counts are in the store (one read in flight per instance). */
@@ -98,36 +115,20 @@ export class WorkspaceLoader implements vscode.Disposable {
         const entry = this.store.data.instances.get(id);
         if (entry === undefined) return;
         const paths = referencedPaths(entry, this.store.data);
-        const counted = await snapshotLineCounts(entry.snapshotRoot, paths, {
-          cache: this.cache,
-          location: { file: this.store.data.benchFile ?? entry.snapshotRoot, line: entry.benchLine, instanceId: id },
-          concurrency: 8,
-        });
+        // Missing or escaping files are reported by the data checks; here they just get no count.
+        const counted = await snapshotLineCounts(entry.snapshotRoot, paths, { cache: this.cache, concurrency: 8 });
         const counts = new Map(this.precomputedCounts.get(id) ?? []);
         for (const [p, n] of counted.counts) counts.set(p, n);
         results.set(id, counts);
-        // A snapshot that is absent altogether is one problem, not one per file.
-        const missingAll = counted.counts.size === 0 && paths.size > 0 && !this.precomputedCounts.has(id);
-        this.snapshotProblems.set(
-          id,
-          missingAll
-            ? [{ file: this.store.data.benchFile ?? entry.snapshotRoot, line: entry.benchLine, severity: 'warning', code: 'missing-snapshot', message: `${id}: snapshot folder ${entry.snapshotRoot} is missing or empty; whole-file regions cannot be resolved`, instanceId: id }]
-            : counted.problems,
-        );
       }),
     );
     if (generation !== this.generation) return;
     this.store.setLineCounts(results);
-    this.problemsChanged.fire(this.allProblems());
   }
 
+  /** Every problem known: what reading the files found, then the data checks. */
   allProblems(): Problem[] {
-    return [...this.store.data.problems, ...this.loadProblems, ...[...this.snapshotProblems.values()].flat()];
-  }
-
-  /** Snapshot problems of one instance (missing files and the like). */
-  problemsOf(instanceId: string): readonly Problem[] {
-    return this.snapshotProblems.get(instanceId) ?? [];
+    return [...this.store.data.problems, ...this.checkProblems];
   }
 
   scheduleReload(): void {
@@ -185,9 +186,14 @@ async function findBenchFile(settings: DataSettings): Promise<string | undefined
   return paths[0];
 }
 
-async function readWorkspaceData(settings: DataSettings): Promise<WorkspaceData> {
+type BenchItems = readonly JsonlItem<BenchRecord>[];
+type PredictionItems = readonly { readonly file: string; readonly rows: readonly JsonlItem<PredictionRow>[] }[];
+
+async function readWorkspaceData(settings: DataSettings): Promise<{ data: WorkspaceData; benchItems: BenchItems; predictionFiles: PredictionItems }> {
   const benchFile = await findBenchFile(settings);
-  if (benchFile === undefined) return { benchFile: undefined, reposRoot: undefined, instances: new Map(), predictions: new Map(), problems: [] };
+  if (benchFile === undefined) {
+    return { data: { benchFile: undefined, reposRoot: undefined, instances: new Map(), predictions: new Map(), problems: [] }, benchItems: [], predictionFiles: [] };
+  }
   const benchDir = path.dirname(benchFile);
   const reposRoot = resolveSetting(settings.reposRoot) ?? benchDir;
   const bench = await readBenchFile(benchFile);
@@ -212,19 +218,18 @@ async function readWorkspaceData(settings: DataSettings): Promise<WorkspaceData>
     for (const uri of uris) if (uri.fsPath !== benchFile) predictionFiles.add(uri.fsPath);
   }
   const predictions = new Map<string, Map<string, PredictionEntry>>();
+  const predictionItems: { file: string; rows: JsonlItem<PredictionRow>[] }[] = [];
   for (const file of [...predictionFiles].sort()) {
     const read = await readPredictionFile(file);
     problems.push(...read.problems);
+    predictionItems.push({ file, rows: read.items });
     for (const { line, value } of read.items) {
       let rows = predictions.get(value.explorer);
       if (rows === undefined) predictions.set(value.explorer, (rows = new Map()));
       if (!rows.has(value.instance_id)) rows.set(value.instance_id, { regions: toRegions(value.regions), file, line });
-      if (!instances.has(value.instance_id)) {
-        problems.push({ file, line, severity: 'warning', code: 'unknown-instance', message: `prediction for unknown instance ${value.instance_id}`, instanceId: value.instance_id });
-      }
     }
   }
-  return { benchFile, reposRoot, instances, predictions, problems };
+  return { data: { benchFile, reposRoot, instances, predictions, problems }, benchItems: bench.items, predictionFiles: predictionItems };
 }
 
 /** `{instance_id: {path: count}}` from the setting, or `line_counts.json` beside the bench file when present. */

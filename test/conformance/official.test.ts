@@ -10,7 +10,7 @@ import * as assert from 'node:assert/strict';
 import { OFFICIAL_METRIC_NAMES, officialMetrics, prepareInstance } from '../../src/core';
 import { readBenchFile, readPredictionFile } from '../../src/data/jsonl';
 import { readLineCountsFile } from '../../src/data/lineCountsFile';
-import { toGroundTruth, toRegions } from '../../src/data/schemas';
+import { toGroundTruth, toRegions } from '../../src/data/records';
 import { scoreWorkspace } from '../../src/cli/scoreWorkspace';
 
 const DIR = path.resolve(__dirname, '..', '..', '..', 'shared', 'conformance');

@@ -5,7 +5,7 @@
  * and the store's numbers equal the metric core's; and they measure the latency targets.
  */
 import * as assert from 'node:assert/strict';
-import { mkdtempSync, mkdirSync, writeFileSync } from 'node:fs';
+import { mkdtempSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import * as os from 'node:os';
 import * as path from 'node:path';
 import * as vscode from 'vscode';
@@ -151,6 +151,42 @@ const cases: Case[] = [
       await vscode.commands.executeCommand('sweExplore.nextPrediction');
       const first = api.store.view!.explanation.predictions[0]!;
       assert.ok(vscode.window.activeTextEditor!.document.uri.fsPath.endsWith(first.region.path.split('/').join(path.sep)));
+    },
+  },
+  {
+    name: 'the Problems panel shows the data checks, located at the data file lines',
+    run: async (api) => {
+      const localizer = vscode.Uri.file(path.join(path.dirname(api.store.data.benchFile!), 'results', 'localizer', 'top5.jsonl'));
+      await until(() => vscode.languages.getDiagnostics(localizer).length > 0, 'diagnostics on the localizer predictions');
+      const diagnostics = vscode.languages.getDiagnostics(localizer);
+      const pastEof = diagnostics.find((d) => d.message.includes('past the last line'));
+      assert.ok(pastEof, diagnostics.map((d) => d.message).join('\n'));
+      assert.equal(pastEof.range.start.line, 0, 'located at line 1 of the file');
+      assert.equal(pastEof.source, 'SWE-Explore');
+      const bench = vscode.languages.getDiagnostics(vscode.Uri.file(api.store.data.benchFile!));
+      assert.ok(bench.some((d) => d.message.includes('start > end')), 'the inverted optional region is reported');
+    },
+  },
+  {
+    name: 'a prediction file changed on disk reloads the store, decorations and scores',
+    run: async (api) => {
+      const file = path.join(path.dirname(api.store.data.benchFile!), 'results', 'agent', 'top5.jsonl');
+      const original = readFileSync(file, 'utf8');
+      api.store.select({ explorer: 'agent', instanceId: 'acme__inventory-101' });
+      const before = api.store.view!.explanation.metrics.recall;
+      try {
+        const edited = original.split('\n').map((line) => {
+          if (!line.includes('"acme__inventory-101"')) return line;
+          const row = JSON.parse(line) as { regions: unknown[] };
+          return JSON.stringify({ ...row, regions: [{ path: 'inventory/models.py', start: 1, end: 85 }] });
+        });
+        writeFileSync(file, edited.join('\n'));
+        await until(() => api.store.view?.predictions.length === 1, 'the edited row to be loaded', 15000);
+        assert.notEqual(api.store.view!.explanation.metrics.recall, before);
+      } finally {
+        writeFileSync(file, original);
+        await until(() => api.store.view?.predictions.length === 5, 'the original row to be loaded again', 15000);
+      }
     },
   },
   {
