@@ -4,12 +4,12 @@ import {
   macroAverage,
   ndcgAt,
   OFFICIAL_BUDGETS,
+  OFFICIAL_METRIC_NAMES,
   officialMetrics,
   prepareGroundTruth,
   preparePredictions,
   recallAt,
   type GroundTruth,
-  type OfficialMetrics,
   type PreparedGroundTruth,
   type Profile,
   type Region,
@@ -17,11 +17,20 @@ import {
 import { readBenchFile, readPredictionFile } from '../data/jsonl';
 import { LineCountCache, snapshotLineCounts } from '../data/lineCounts';
 import { readLineCountsFile } from '../data/lineCountsFile';
-import type { Problem } from '../data/problems';
+import { locateSnapshot, RESOLVE_FAILURE_TEXT, type ResolveFailure } from '../data/paths';
+import type { Problem, ProblemCode } from '../data/problems';
 import { toGroundTruth, toRegions } from '../data/records';
 import type { BenchRecord } from '../data/schemas';
 
 const INSTANCES_IN_PARALLEL = 8;
+
+const SNAPSHOT_FAILURE_CODES = {
+  absolute: 'path-absolute',
+  'escapes-root': 'path-escapes-root',
+  'symlink-escape': 'symlink-escape',
+  missing: 'missing-snapshot',
+  'not-a-file': 'not-a-file',
+} as const satisfies Record<ResolveFailure, ProblemCode>;
 
 export interface ScoreOptions {
   readonly benchFile: string;
@@ -128,7 +137,7 @@ export async function scoreWorkspace(options: ScoreOptions): Promise<ScoreResult
   await Promise.all(Array.from({ length: INSTANCES_IN_PARALLEL }, worker));
 
   const extra = extraBudgets(options.budgets);
-  const fields = [...Object.keys(emptyOfficial()), ...extra.flatMap((b) => [`ndcg_at_${b}`, `recall_at_${b}`])];
+  const fields = [...OFFICIAL_METRIC_NAMES, ...extra.flatMap((b) => [`ndcg_at_${b}`, `recall_at_${b}`])];
   const rows: ScoredRow[] = rowsToScore.map(({ instanceId, explorer, predictions }) => {
     const prepared = preparePredictions(preparedGroundTruth.get(instanceId)!, predictions);
     const metrics: MetricValues = { ...officialMetrics(prepared) };
@@ -151,8 +160,15 @@ export async function scoreWorkspace(options: ScoreOptions): Promise<ScoreResult
     if (precomputed !== undefined) return precomputed.counts.get(id) ?? new Map();
     const wanted = groundTruthRegionPaths(entry.groundTruth);
     if (options.profile === 'snapshot') for (const p of paths) wanted.add(p);
-    const root = path.resolve(reposRoot, entry.record.repo_dir ?? path.join('repos', id));
-    const counted = await snapshotLineCounts(root, wanted, { cache, location: { file: options.benchFile, line: entry.line, instanceId: id } });
+    // The same rule as `validate`: a refused or missing repo_dir means no counts (validate reports why).
+    const snapshot = await locateSnapshot(reposRoot, id, entry.record.repo_dir);
+    if (!snapshot.ok) {
+      const code = SNAPSHOT_FAILURE_CODES[snapshot.reason];
+      const severity = code === 'missing-snapshot' || code === 'not-a-file' ? 'warning' : 'error';
+      problems.push({ file: options.benchFile, line: entry.line, severity, code, message: `snapshot of ${id} not used: repo_dir ${RESOLVE_FAILURE_TEXT[snapshot.reason]}`, instanceId: id });
+      return new Map();
+    }
+    const counted = await snapshotLineCounts(snapshot.absolute, wanted, { cache, location: { file: options.benchFile, line: entry.line, instanceId: id } });
     problems.push(...counted.problems);
     return counted.counts;
   }
@@ -164,24 +180,12 @@ interface BenchEntry {
   readonly groundTruth: GroundTruth;
 }
 
-function emptyOfficial(): OfficialMetrics {
-  return macroAverage([]);
-}
-
 function summarise(rows: readonly ScoredRow[], fields: readonly string[]): ExplorerSummary[] {
-  const byExplorer = new Map<string, ScoredRow[]>();
+  const byExplorer = new Map<string, MetricValues[]>();
   for (const row of rows) {
     const list = byExplorer.get(row.explorer) ?? [];
-    list.push(row);
+    list.push(row.metrics);
     byExplorer.set(row.explorer, list);
   }
-  return [...byExplorer].map(([explorer, list]) => {
-    const macro: MetricValues = {};
-    for (const field of fields) {
-      let sum = 0;
-      for (const row of list) sum += row.metrics[field] ?? 0;
-      macro[field] = sum / list.length;
-    }
-    return { explorer, macro, instances: list.length };
-  });
+  return [...byExplorer].map(([explorer, list]) => ({ explorer, macro: macroAverage(list, fields), instances: list.length }));
 }

@@ -1,16 +1,17 @@
 import { OFFICIAL_METRIC_NAMES, type OfficialMetrics } from './types';
 
 /**
- * Macro average of per-instance rows: a plain mean per metric, summed in row order (as the
- * official runner does). An empty list averages to all zeros.
+ * Macro average of per-instance rows: a plain mean per field, summed in row order (as the official
+ * runner does); `fields` defaults to the 17 official metrics. An empty list averages to all zeros.
  */
-export function macroAverage(rows: readonly OfficialMetrics[]): OfficialMetrics {
-  const out = Object.fromEntries(OFFICIAL_METRIC_NAMES.map((name) => [name, 0])) as OfficialMetrics;
-  if (rows.length === 0) return out;
-  for (const name of OFFICIAL_METRIC_NAMES) {
+export function macroAverage(rows: readonly OfficialMetrics[]): OfficialMetrics;
+export function macroAverage<K extends string>(rows: readonly Readonly<Record<K, number>>[], fields: readonly K[]): Record<K, number>;
+export function macroAverage(rows: readonly Readonly<Record<string, number>>[], fields: readonly string[] = OFFICIAL_METRIC_NAMES): Record<string, number> {
+  const out: Record<string, number> = {};
+  for (const name of fields) {
     let sum = 0;
-    for (const row of rows) sum += row[name];
-    out[name] = sum / rows.length;
+    for (const row of rows) sum += row[name] ?? 0;
+    out[name] = rows.length === 0 ? 0 : sum / rows.length;
   }
   return out;
 }

@@ -22,7 +22,8 @@ class ScanError extends Error {
 }
 
 /** Deep nesting is legal JSON, but a recursive scanner must stop somewhere. */
-const MAX_DEPTH = 10_000;
+// Deep enough for any real record, shallow enough that the recursive scan never exhausts the stack.
+const MAX_DEPTH = 1_000;
 
 function isWs(c: number): boolean {
   return c === 0x20 || c === 0x09 || c === 0x0a || c === 0x0d;

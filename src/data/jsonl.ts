@@ -93,7 +93,16 @@ class LineSink<S extends z.ZodType> {
     return typeof this.schemaSource === 'function' ? (this.schemaSource as () => S)() : this.schemaSource;
   }
 
+  /** Takes one line; whatever goes wrong with it becomes a problem at that line, never a lost file. */
   push(text: string, line: number, terminated: boolean): void {
+    try {
+      this.pushLine(text, line, terminated);
+    } catch (error) {
+      this.problems.push({ file: this.file, line, severity: 'error', code: 'invalid-json', message: `line could not be read: ${error instanceof Error ? error.message : String(error)}` });
+    }
+  }
+
+  private pushLine(text: string, line: number, terminated: boolean): void {
     let raw = text.endsWith('\r') ? text.slice(0, -1) : text;
     // Editors hide the BOM, so columns are counted without it too.
     if (line === 1 && raw.startsWith(BOM)) raw = raw.slice(1);

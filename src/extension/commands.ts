@@ -24,8 +24,8 @@ interface Services {
   readonly decorations: DecorationController;
   readonly instancesTree: InstancesTreeProvider;
   readonly timings: Timings;
-  /** Resolves when the first data load has finished; commands wait for it. */
-  readonly ready: Promise<void>;
+  /** Resolves when the most recent data load has finished; commands wait for it. */
+  readonly whenLoaded: () => Promise<void>;
 }
 
 /** A place in the snapshot: region path and 1-based line range. */
@@ -36,13 +36,18 @@ interface Place {
 }
 
 export function registerCommands(services: Services): vscode.Disposable[] {
-  const { store, loader, decorations, instancesTree, timings, ready } = services;
+  const { store, loader, decorations, instancesTree, timings, whenLoaded } = services;
   let predictionCursor = -1;
 
   const openPlace = async (place: Place): Promise<vscode.TextEditor | undefined> => {
     const view = store.view;
     if (view === undefined) return undefined;
-    const resolved = await resolveInSnapshot(view.instance.snapshotRoot, place.path);
+    const root = view.instance.snapshotRoot;
+    if (root === undefined) {
+      void vscode.window.showWarningMessage(`SWE-Explore: the snapshot of ${view.instance.instanceId} is missing or its repo_dir is refused; see the Problems panel.`);
+      return undefined;
+    }
+    const resolved = await resolveInSnapshot(root, place.path);
     if (!resolved.ok) {
       void vscode.window.showWarningMessage(`SWE-Explore: ${place.path} ${RESOLVE_FAILURE_TEXT[resolved.reason]} (${view.instance.instanceId}).`);
       return undefined;
@@ -55,7 +60,7 @@ export function registerCommands(services: Services): vscode.Disposable[] {
   };
 
   const openInstance = async (instanceId?: unknown): Promise<void> => {
-    await ready;
+    await whenLoaded();
     const id = typeof instanceId === 'string' ? instanceId : await pickInstance(store);
     if (id === undefined) return;
     if (!store.data.instances.has(id)) {
@@ -91,13 +96,15 @@ export function registerCommands(services: Services): vscode.Disposable[] {
       void vscode.window.showInformationMessage(`SWE-Explore: no ${what} in ${view.instance.instanceId}.`);
       return;
     }
-    const order = new Map(places.map((p) => [p.path, 0]));
-    [...new Set(places.map((p) => p.path))].forEach((p, i) => order.set(p, i));
-    const sorted = [...places].sort((a, b) => order.get(a.path)! - order.get(b.path)! || a.start - b.start);
+    const order = new Map([...new Set(places.map((p) => p.path))].map((p, i) => [p, i]));
+    // A span past the end of its file opens at the last line, so compare where the cursor will
+    // really land; otherwise "next" would keep returning to the same past-EOF span.
+    const landing = (p: Place): number => Math.min(p.start, view.prepared.knownLineCounts.get(p.path) ?? p.start);
+    const key = (p: Place): number => (order.get(p.path) ?? 0) * 1e9 + landing(p);
+    const sorted = [...places].sort((a, b) => key(a) - key(b));
     const editor = vscode.window.activeTextEditor;
     const currentPath = editor === undefined ? undefined : snapshotPathOf(view, editor.document.uri);
     const line = editor === undefined ? 0 : editor.selection.active.line + 1;
-    const key = (p: Place): number => (order.get(p.path) ?? 0) * 1e9 + p.start;
     const here = currentPath === undefined || !order.has(currentPath) ? (direction === 1 ? -1 : Infinity) : (order.get(currentPath) ?? 0) * 1e9 + line;
     const target = direction === 1 ? (sorted.find((p) => key(p) > here) ?? sorted[0]!) : ([...sorted].reverse().find((p) => key(p) < here) ?? sorted[sorted.length - 1]!);
     await openPlace(target);

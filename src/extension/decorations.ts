@@ -104,6 +104,7 @@ export class DecorationController implements vscode.Disposable {
   paintAll(): void {
     const started = performance.now();
     const view = this.store.view;
+    this.applied.clear();
     for (const editor of vscode.window.visibleTextEditors) this.paint(editor, view);
     this.lastPaintMs = performance.now() - started;
   }

@@ -12,8 +12,15 @@ export class Emitter<T> implements Disposable {
     return { dispose: () => this.listeners.delete(listener) };
   };
 
+  /** Calls every listener; one that throws is reported and does not keep the others from running. */
   fire(event: T): void {
-    for (const listener of [...this.listeners]) listener(event);
+    for (const listener of [...this.listeners]) {
+      try {
+        listener(event);
+      } catch (error) {
+        console.error('SWE-Explore: a store listener failed', error);
+      }
+    }
   }
 
   dispose(): void {

@@ -8,6 +8,7 @@ import { LineHoverProvider } from './hover';
 import { WorkspaceLoader } from './loader';
 import { ScoresViewProvider, SCORES_VIEW_ID } from './scoresView';
 import { readScoringSettings } from './settings';
+import { snapshotPathOf } from './snapshot';
 import { ScoreStatusBar } from './statusBar';
 import { Store } from './store';
 import { InstancesTreeProvider, RegionsTreeProvider } from './trees';
@@ -34,7 +35,9 @@ export function activate(context: vscode.ExtensionContext): InspectorApi {
   const regionsTree = new RegionsTreeProvider(store);
   const codeLens = new CoreRegionCodeLensProvider(store);
   const timings: Timings = { openInstanceMs: 0, openInstanceEditorMs: 0 };
+  const output = vscode.window.createOutputChannel('SWE-Explore', { log: true });
   const scoresView = new ScoresViewProvider(context.extensionUri, {
+    log: (line) => output.warn(line),
     onMessage: (message) => {
       switch (message.type) {
         case 'setBudget':
@@ -55,9 +58,15 @@ export function activate(context: vscode.ExtensionContext): InspectorApi {
     },
   });
   const pushScores = (): void => scoresView.update(buildScoresState(store));
-  const setContext = (): void => void vscode.commands.executeCommand('setContext', 'sweExplore.instanceOpen', store.selection.instanceId !== undefined);
+  // Navigation keybindings apply only in an editor showing a file of the open instance's snapshot.
+  const setContext = (): void => {
+    const editor = vscode.window.activeTextEditor;
+    const inSnapshot = editor !== undefined && snapshotPathOf(store.view, editor.document.uri) !== undefined;
+    void vscode.commands.executeCommand('setContext', 'sweExplore.inSnapshot', inSnapshot);
+  };
 
   context.subscriptions.push(
+    output,
     store,
     loader,
     decorations,
@@ -77,13 +86,14 @@ export function activate(context: vscode.ExtensionContext): InspectorApi {
       setContext();
     }),
     loader.onDidChangeProblems((problems) => diagnostics.show(problems)),
+    vscode.window.onDidChangeActiveTextEditor(setContext),
     vscode.workspace.onDidChangeConfiguration((event) => {
       if (event.affectsConfiguration('sweExplore.scoring')) store.select(readScoringSettings());
     }),
   );
   // Reading data runs in the background so that activation itself stays cheap.
   const ready = loader.load();
-  context.subscriptions.push(...registerCommands({ store, loader, decorations, instancesTree, timings, ready }));
+  context.subscriptions.push(...registerCommands({ store, loader, decorations, instancesTree, timings, whenLoaded: () => loader.whenLoaded() }));
   return { store, loader, decorations, scoresView, timings, ready, activationMs: performance.now() - started };
 }
 

@@ -56,7 +56,9 @@ export class LineHoverProvider implements vscode.HoverProvider {
       bullet(`Prediction #${p.rank} (${view.explorer ?? ''}), lines ${r.start}–${r.end}: ${within}`);
     }
 
-    const reads = (instance.record.read_step_info ?? {})[path] ?? [];
+    const stepInfo = instance.record.read_step_info ?? {};
+    // Paths come from data: a file named "constructor" must not find Object.prototype members.
+    const reads = Object.hasOwn(stepInfo, path) ? (stepInfo[path] ?? []) : [];
     const counts = view.prepared.knownLineCounts.get(path);
     const covering = reads.filter((step) => {
       const r = resolveRegion({ path, start: step.start, end: step.end }, counts);

@@ -3,6 +3,7 @@ import { access } from 'node:fs/promises';
 import * as vscode from 'vscode';
 import { readBenchFile, readPredictionFile, type JsonlItem } from '../data/jsonl';
 import { LineCountCache, snapshotLineCounts } from '../data/lineCounts';
+import { locateSnapshot } from '../data/paths';
 import { readLineCountsFile } from '../data/lineCountsFile';
 import type { Problem } from '../data/problems';
 import { toGroundTruth, toRegions } from '../data/records';
@@ -33,6 +34,7 @@ export class WorkspaceLoader implements vscode.Disposable {
   /** Line-counts-file problems and the data checks (regions, snapshot files), found after loading. */
   private checkProblems: Problem[] = [];
   private readonly inFlight = new Map<string, Promise<void>>();
+  private latestLoad: Promise<void> = Promise.resolve();
   /** Milliseconds the last full load took. */
   lastLoadMs = 0;
 
@@ -48,12 +50,34 @@ export class WorkspaceLoader implements vscode.Disposable {
     );
   }
 
-  /** Reads everything again from disk. */
-  async load(): Promise<void> {
+  /** Reads everything again from disk; the promise resolves (never rejects) when this load is done. */
+  load(): Promise<void> {
+    this.latestLoad = this.loadOnce();
+    return this.latestLoad;
+  }
+
+  /** Resolves when the most recent load has finished (commands wait for it). */
+  whenLoaded(): Promise<void> {
+    return this.latestLoad;
+  }
+
+  private async loadOnce(): Promise<void> {
     const generation = ++this.generation;
     this.inFlight.clear();
-    const started = performance.now();
     this.store.setLoading(true);
+    try {
+      await this.read(generation);
+    } catch (error) {
+      // Whatever failed, the views must leave "Loading…" and say why.
+      if (generation !== this.generation) return;
+      const message = `SWE-Explore: loading the data failed: ${error instanceof Error ? error.message : String(error)}`;
+      this.store.setData({ ...EMPTY_WORKSPACE, problems: [{ file: this.store.data.benchFile ?? '', line: 0, severity: 'error', code: 'io-error', message }] });
+      void vscode.window.showErrorMessage(message);
+    }
+  }
+
+  private async read(generation: number): Promise<void> {
+    const started = performance.now();
     const settings = readDataSettings();
     const { data, benchItems, predictionFiles } = await vscode.window.withProgress(
       { location: { viewId: 'sweExplore.instances' }, title: 'Loading SWE-Explore data' },
@@ -61,6 +85,7 @@ export class WorkspaceLoader implements vscode.Disposable {
     );
     if (generation !== this.generation) return;
     const precomputed = await readConfiguredLineCounts(settings, data.benchFile);
+    if (generation !== this.generation) return;
     this.precomputedCounts = precomputed.counts;
     this.cache.clear();
     this.checkProblems = precomputed.problems;
@@ -85,7 +110,7 @@ export class WorkspaceLoader implements vscode.Disposable {
       lineCounts: this.precomputedCounts,
       cache: this.cache,
     });
-    if (generation !== this.generation) return;
+    if (generation !== this.generation || this.store.data !== data) return;
     this.checkProblems = [...this.checkProblems, ...problems];
     this.problemsChanged.fire(this.allProblems());
   }
@@ -95,7 +120,11 @@ export class WorkspaceLoader implements vscode.Disposable {
     if (this.store.hasLineCounts(instanceId)) return Promise.resolve();
     let pending = this.inFlight.get(instanceId);
     if (pending === undefined) {
-      pending = this.countInstances([instanceId], this.generation).finally(() => this.inFlight.delete(instanceId));
+      const counting: Promise<void> = this.countInstances([instanceId], this.generation).finally(() => {
+        // A reload may have replaced this entry meanwhile; only remove our own.
+        if (this.inFlight.get(instanceId) === counting) this.inFlight.delete(instanceId);
+      });
+      pending = counting;
       this.inFlight.set(instanceId, pending);
     }
     return pending;
@@ -109,20 +138,22 @@ export class WorkspaceLoader implements vscode.Disposable {
   }
 
   private async countInstances(instanceIds: readonly string[], generation: number): Promise<void> {
+    // Counts belong to the data they were read for: a reload while reading makes them worthless.
+    const data = this.store.data;
     const results = new Map<string, ReadonlyMap<string, number>>();
     await Promise.all(
       instanceIds.map(async (id) => {
-        const entry = this.store.data.instances.get(id);
+        const entry = data.instances.get(id);
         if (entry === undefined) return;
-        const paths = referencedPaths(entry, this.store.data);
+        const paths = referencedPaths(entry, data);
         // Missing or escaping files are reported by the data checks; here they just get no count.
-        const counted = await snapshotLineCounts(entry.snapshotRoot, paths, { cache: this.cache, concurrency: 8 });
+        const counted = entry.snapshotRoot === undefined ? { counts: new Map<string, number>() } : await snapshotLineCounts(entry.snapshotRoot, paths, { cache: this.cache, concurrency: 8 });
         const counts = new Map(this.precomputedCounts.get(id) ?? []);
         for (const [p, n] of counted.counts) counts.set(p, n);
         results.set(id, counts);
       }),
     );
-    if (generation !== this.generation) return;
+    if (generation !== this.generation || this.store.data !== data) return;
     this.store.setLineCounts(results);
   }
 
@@ -189,11 +220,11 @@ async function findBenchFile(settings: DataSettings): Promise<string | undefined
 type BenchItems = readonly JsonlItem<BenchRecord>[];
 type PredictionItems = readonly { readonly file: string; readonly rows: readonly JsonlItem<PredictionRow>[] }[];
 
+const EMPTY_WORKSPACE: WorkspaceData = { benchFile: undefined, reposRoot: undefined, instances: new Map(), predictions: new Map(), problems: [] };
+
 async function readWorkspaceData(settings: DataSettings): Promise<{ data: WorkspaceData; benchItems: BenchItems; predictionFiles: PredictionItems }> {
   const benchFile = await findBenchFile(settings);
-  if (benchFile === undefined) {
-    return { data: { benchFile: undefined, reposRoot: undefined, instances: new Map(), predictions: new Map(), problems: [] }, benchItems: [], predictionFiles: [] };
-  }
+  if (benchFile === undefined) return { data: EMPTY_WORKSPACE, benchItems: [], predictionFiles: [] };
   const benchDir = path.dirname(benchFile);
   const reposRoot = resolveSetting(settings.reposRoot) ?? benchDir;
   const bench = await readBenchFile(benchFile);
@@ -201,14 +232,15 @@ async function readWorkspaceData(settings: DataSettings): Promise<{ data: Worksp
   const instances = new Map<string, InstanceEntry>();
   for (const { line, value } of bench.items) {
     if (instances.has(value.instance_id)) continue;
-    const repoDir = value.repo_dir ?? path.join('repos', value.instance_id);
+    // The same rule as `validate`: a refused or missing repo_dir gives no snapshot at all.
+    const snapshot = await locateSnapshot(reposRoot, value.instance_id, value.repo_dir);
     instances.set(value.instance_id, {
       instanceId: value.instance_id,
       repo: value.repo ?? value.instance_id.replace(/-\d+$/, '').replace('__', '/'),
       record: value,
       groundTruth: toGroundTruth(value),
       benchLine: line,
-      snapshotRoot: path.resolve(reposRoot, repoDir),
+      snapshotRoot: snapshot.ok ? snapshot.absolute : undefined,
     });
   }
 
@@ -217,15 +249,24 @@ async function readWorkspaceData(settings: DataSettings): Promise<{ data: Worksp
     const uris = await vscode.workspace.findFiles(new vscode.RelativePattern(vscode.Uri.file(benchDir), glob), '**/node_modules/**');
     for (const uri of uris) if (uri.fsPath !== benchFile) predictionFiles.add(uri.fsPath);
   }
-  const predictions = new Map<string, Map<string, PredictionEntry>>();
   const predictionItems: { file: string; rows: JsonlItem<PredictionRow>[] }[] = [];
   for (const file of [...predictionFiles].sort()) {
     const read = await readPredictionFile(file);
     problems.push(...read.problems);
     predictionItems.push({ file, rows: read.items });
-    for (const { line, value } of read.items) {
-      let rows = predictions.get(value.explorer);
-      if (rows === undefined) predictions.set(value.explorer, (rows = new Map()));
+  }
+  // One explorer name in several files (e.g. top5.jsonl and top10.jsonl of one explorer) becomes
+  // one explorer per file, labelled with the file, rather than a silent merge.
+  const filesByExplorer = new Map<string, Set<string>>();
+  for (const { file, rows } of predictionItems) {
+    for (const { value } of rows) filesByExplorer.set(value.explorer, (filesByExplorer.get(value.explorer) ?? new Set()).add(file));
+  }
+  const predictions = new Map<string, Map<string, PredictionEntry>>();
+  for (const { file, rows: items } of predictionItems) {
+    for (const { line, value } of items) {
+      const label = filesByExplorer.get(value.explorer)!.size > 1 ? `${value.explorer} (${path.relative(benchDir, file)})` : value.explorer;
+      let rows = predictions.get(label);
+      if (rows === undefined) predictions.set(label, (rows = new Map()));
       if (!rows.has(value.instance_id)) rows.set(value.instance_id, { regions: toRegions(value.regions), file, line });
     }
   }

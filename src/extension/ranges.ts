@@ -11,9 +11,3 @@ export function lineRange(start: number, end: number, document?: vscode.TextDocu
   const final = Math.min(Math.max(first, end - 1), last);
   return new vscode.Range(first, 0, final, document === undefined ? 0 : document.lineAt(final).range.end.character);
 }
-
-/** 1-based inclusive line numbers of a `vscode.Range`/selection (the inverse of {@link lineRange}). */
-export function dataLines(range: vscode.Range): { start: number; end: number } {
-  const endLine = range.end.character === 0 && range.end.line > range.start.line ? range.end.line - 1 : range.end.line;
-  return { start: range.start.line + 1, end: endLine + 1 };
-}

@@ -1,5 +1,5 @@
 /**
- * The Scores sidebar view: hosts the webview bundle (dist/webview.js), hands it the latest
+ * The Scores sidebar view: hosts the webview bundle (dist/webview/main.js), hands it the latest
  * ScoresState after its `ready` handshake, and forwards validated messages to the extension.
  */
 import { randomBytes } from 'node:crypto';
@@ -51,7 +51,7 @@ export class ScoresViewProvider implements vscode.WebviewViewProvider, vscode.Di
     const webview = webviewView.webview;
     webview.options = {
       enableScripts: true,
-      localResourceRoots: [vscode.Uri.joinPath(this.extensionUri, 'dist'), vscode.Uri.joinPath(this.extensionUri, 'media')],
+      localResourceRoots: [vscode.Uri.joinPath(this.extensionUri, 'dist', 'webview'), vscode.Uri.joinPath(this.extensionUri, 'media')],
     };
     this.viewDisposables.push(
       webview.onDidReceiveMessage((raw: unknown) => this.receive(raw)),
@@ -105,7 +105,7 @@ export class ScoresViewProvider implements vscode.WebviewViewProvider, vscode.Di
 
   private html(webview: vscode.Webview): string {
     const nonce = createNonce();
-    const script = webview.asWebviewUri(vscode.Uri.joinPath(this.extensionUri, 'dist', 'webview.js'));
+    const script = webview.asWebviewUri(vscode.Uri.joinPath(this.extensionUri, 'dist', 'webview', 'main.js'));
     const style = webview.asWebviewUri(vscode.Uri.joinPath(this.extensionUri, 'media', 'scores.css'));
     const csp = [
       "default-src 'none'",

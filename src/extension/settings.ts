@@ -26,51 +26,79 @@ export interface ScoringSettings {
 
 const SECTION = 'sweExplore';
 
+// Settings are user input: a hand-edited settings.json can hold any JSON, so every value is checked
+// and falls back to its default rather than reaching code that expects another type.
+function bool(config: vscode.WorkspaceConfiguration, key: string, fallback: boolean): boolean {
+  const value = config.get<unknown>(key);
+  return typeof value === 'boolean' ? value : fallback;
+}
+
+function text(config: vscode.WorkspaceConfiguration, key: string): string {
+  const value = config.get<unknown>(key);
+  return typeof value === 'string' ? value : '';
+}
+
+function strings(config: vscode.WorkspaceConfiguration, key: string, fallback: readonly string[]): readonly string[] {
+  const value = config.get<unknown>(key);
+  return Array.isArray(value) ? value.filter((v): v is string => typeof v === 'string') : fallback;
+}
+
+function positiveInt(config: vscode.WorkspaceConfiguration, key: string, fallback: number): number {
+  const value = config.get<unknown>(key);
+  return typeof value === 'number' && Number.isInteger(value) && value >= 1 ? value : fallback;
+}
+
 export function readLayerSettings(): LayerSettings {
   const config = vscode.workspace.getConfiguration(SECTION);
   return {
-    core: config.get<boolean>('layers.core', true),
-    optional: config.get<boolean>('layers.optional', true),
-    hiddenOptionalModels: config.get<string[]>('layers.hiddenOptionalModels', []),
-    predictions: config.get<boolean>('layers.predictions', true),
-    missed: config.get<boolean>('layers.missed', true),
-    patch: config.get<boolean>('layers.patch', true),
-    codeLens: config.get<boolean>('codeLens.enabled', true),
+    core: bool(config, 'layers.core', true),
+    optional: bool(config, 'layers.optional', true),
+    hiddenOptionalModels: strings(config, 'layers.hiddenOptionalModels', []),
+    predictions: bool(config, 'layers.predictions', true),
+    missed: bool(config, 'layers.missed', true),
+    patch: bool(config, 'layers.patch', true),
+    codeLens: bool(config, 'codeLens.enabled', true),
   };
 }
 
 export function readDataSettings(): DataSettings {
   const config = vscode.workspace.getConfiguration(SECTION);
   return {
-    benchFile: config.get<string>('data.benchFile', ''),
-    predictionGlobs: config.get<string[]>('data.predictionGlobs', ['results/**/*.jsonl']),
-    reposRoot: config.get<string>('data.reposRoot', ''),
-    lineCountsFile: config.get<string>('data.lineCountsFile', ''),
+    benchFile: text(config, 'data.benchFile'),
+    predictionGlobs: strings(config, 'data.predictionGlobs', ['results/**/*.jsonl']),
+    reposRoot: text(config, 'data.reposRoot'),
+    lineCountsFile: text(config, 'data.lineCountsFile'),
   };
 }
 
 export function readScoringSettings(): ScoringSettings {
   const config = vscode.workspace.getConfiguration(SECTION);
-  const profile = config.get<string>('scoring.profile', 'official');
-  const budget = config.get<number>('scoring.budget', 500);
-  const topK = config.get<number>('scoring.topK', 5);
+  const profile = config.get<unknown>('scoring.profile');
   return {
     profile: PROFILES.find((p) => p === profile) ?? 'official',
-    budget: Number.isInteger(budget) && budget >= 1 ? budget : 500,
-    topK: Number.isInteger(topK) && topK >= 1 ? topK : 5,
+    budget: positiveInt(config, 'scoring.budget', 500),
+    topK: positiveInt(config, 'scoring.topK', 5),
   };
 }
 
-/** Flips a boolean setting in the narrowest scope that already defines it (workspace by default). */
+/**
+ * The scope a setting is written to: the narrowest one that already sets it (so a toggle is never
+ * shadowed by a folder value), else the workspace, else the user settings.
+ */
+function targetOf(config: vscode.WorkspaceConfiguration, key: string): vscode.ConfigurationTarget {
+  const inspected = config.inspect(key);
+  if (inspected?.workspaceFolderValue !== undefined) return vscode.ConfigurationTarget.WorkspaceFolder;
+  if (inspected?.workspaceValue !== undefined || vscode.workspace.workspaceFolders !== undefined) return vscode.ConfigurationTarget.Workspace;
+  return vscode.ConfigurationTarget.Global;
+}
+
+/** Flips a boolean setting (see {@link targetOf} for where it is written). */
 export async function toggleSetting(key: string): Promise<void> {
   const config = vscode.workspace.getConfiguration(SECTION);
-  const current = config.get<boolean>(key, true);
-  const target = vscode.workspace.workspaceFolders === undefined ? vscode.ConfigurationTarget.Global : vscode.ConfigurationTarget.Workspace;
-  await config.update(key, !current, target);
+  await config.update(key, !bool(config, key, true), targetOf(config, key));
 }
 
 export async function updateSetting(key: string, value: unknown): Promise<void> {
   const config = vscode.workspace.getConfiguration(SECTION);
-  const target = vscode.workspace.workspaceFolders === undefined ? vscode.ConfigurationTarget.Global : vscode.ConfigurationTarget.Workspace;
-  await config.update(key, value, target);
+  await config.update(key, value, targetOf(config, key));
 }

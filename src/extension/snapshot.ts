@@ -7,8 +7,9 @@ import type { InstanceView } from './store';
  * inside the current instance's snapshot; undefined otherwise.
  */
 export function snapshotPathOf(view: InstanceView | undefined, uri: vscode.Uri): string | undefined {
-  if (view === undefined || uri.scheme !== 'file') return undefined;
-  const relative = path.relative(view.instance.snapshotRoot, uri.fsPath);
+  const root = view?.instance.snapshotRoot;
+  if (root === undefined || uri.scheme !== 'file') return undefined;
+  const relative = path.relative(root, uri.fsPath);
   if (relative === '' || relative.startsWith('..') || path.isAbsolute(relative)) return undefined;
   return relative.split(path.sep).join('/');
 }

@@ -24,8 +24,11 @@ export interface InstanceEntry {
   readonly groundTruth: GroundTruth;
   /** 1-based line of the record in the bench file. */
   readonly benchLine: number;
-  /** Absolute folder of the instance's repo snapshot. */
-  readonly snapshotRoot: string;
+  /**
+   * Absolute folder of the instance's repo snapshot, or undefined when `repo_dir` is missing on
+   * disk or refused (absolute, escaping the repos root): then nothing of it is read or opened.
+   */
+  readonly snapshotRoot: string | undefined;
 }
 
 /** One explorer's prediction row for one instance. */

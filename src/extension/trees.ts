@@ -1,5 +1,5 @@
 import * as vscode from 'vscode';
-import { OFFICIAL_METRIC_NAMES, type OfficialMetricName } from '../core';
+import type { OfficialMetricName } from '../core';
 import { METRIC_INFO } from '../webview/protocol';
 import { describeResolution } from './scoresState';
 import type { Store } from './store';
@@ -191,5 +191,3 @@ export class RegionsTreeProvider implements vscode.TreeDataProvider<RegionNode>,
     this.changed.dispose();
   }
 }
-
-export const SORTABLE_METRICS: readonly OfficialMetricName[] = OFFICIAL_METRIC_NAMES;

@@ -2,7 +2,7 @@
  * The typed message protocol between the extension host and the Scores webview. Both sides import
  * this module; each side validates what it receives with the guards below and drops anything else.
  */
-import { OFFICIAL_METRIC_NAMES, PROFILES, type OfficialMetricName, type Profile } from '../core/types';
+import { PROFILES, type OfficialMetricName, type Profile } from '../core/types';
 
 /** One metric as the Scores view shows it. */
 export interface MetricRow {
@@ -75,7 +75,8 @@ function isRecord(value: unknown): value is Record<string, unknown> {
   return typeof value === 'object' && value !== null && !Array.isArray(value);
 }
 
-const MAX_BUDGET = 1_000_000;
+/** Largest line budget either side accepts. */
+export const MAX_BUDGET = 1_000_000;
 
 /** Validates a message from the webview; anything unknown or malformed yields null. */
 export function parseFromWebview(value: unknown): FromWebview | null {
@@ -144,5 +145,3 @@ export const METRIC_INFO: Readonly<Record<OfficialMetricName, { label: string; d
   recall_at_500: { label: 'Recall@500', definition: 'As Recall@100 with a 500-line budget.' },
   first_useful_hit: { label: 'First useful hit', definition: '1 − i/n for the first entry i (0-based, of n) that contains a core line; 0 if none.' },
 };
-
-export const METRIC_ORDER: readonly OfficialMetricName[] = OFFICIAL_METRIC_NAMES;

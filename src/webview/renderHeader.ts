@@ -4,10 +4,9 @@
  * frequent re-renders the extension triggers.
  */
 import { OFFICIAL_BUDGETS, type Profile } from '../core/types';
-import type { FromWebview, ScoresState } from './protocol';
+import { MAX_BUDGET, type FromWebview, type ScoresState } from './protocol';
 import { el } from './dom';
 
-const MAX_BUDGET = 1_000_000;
 
 const PROFILE_LABELS: Readonly<Record<Profile, string>> = {
   official: 'official (citable)',

@@ -190,6 +190,16 @@ export const checks = [
       const status = await page.locator('.statusbar-item', { hasText: 'nDCG@100' }).first().textContent({ timeout: 30_000 });
       ctx.log(`status bar: ${status.trim()}`);
       await ctx.screenshot('scores-budget-100');
+      // Collapse the two trees so the whole Scores view is visible for the screenshot a person would look at.
+      for (const title of ['Instances', 'Regions']) {
+        await page.locator('.pane-header', { hasText: title }).first().click();
+      }
+      await frame.locator('[data-metric="first_useful_hit"]').first().scrollIntoViewIfNeeded();
+      await page.waitForTimeout(300);
+      await ctx.screenshot('scores-full');
+      await frame.locator('.quirk-list').first().scrollIntoViewIfNeeded();
+      await page.waitForTimeout(300);
+      await ctx.screenshot('scores-curve-predictions-quirks');
     },
   },
 ];
