@@ -15,7 +15,7 @@ import {
   type Region,
 } from '../core';
 import { readBenchFile, readPredictionFile } from '../data/jsonl';
-import { LineCountCache, snapshotLineCounts } from '../data/lineCounts';
+import { LINE_COUNT_FAILURE_CODES, LineCountCache, snapshotLineCounts } from '../data/lineCounts';
 import { readLineCountsFile } from '../data/lineCountsFile';
 import { locateSnapshot, RESOLVE_FAILURE_TEXT, type ResolveFailure } from '../data/paths';
 import type { Problem, ProblemCode } from '../data/problems';
@@ -24,13 +24,8 @@ import type { BenchRecord } from '../data/schemas';
 
 const INSTANCES_IN_PARALLEL = 8;
 
-const SNAPSHOT_FAILURE_CODES = {
-  absolute: 'path-absolute',
-  'escapes-root': 'path-escapes-root',
-  'symlink-escape': 'symlink-escape',
-  missing: 'missing-snapshot',
-  'not-a-file': 'not-a-file',
-} as const satisfies Record<ResolveFailure, ProblemCode>;
+/** How a refused or missing snapshot folder is reported (a missing folder is one problem, not one per file). */
+const SNAPSHOT_FAILURE_CODES: Readonly<Record<ResolveFailure, ProblemCode>> = { ...LINE_COUNT_FAILURE_CODES, missing: 'missing-snapshot' };
 
 export interface ScoreOptions {
   readonly benchFile: string;

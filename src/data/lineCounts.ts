@@ -187,7 +187,8 @@ export interface SnapshotLineCountOptions {
   readonly concurrency?: number;
 }
 
-const FAILURE_CODES = {
+/** The problem code reported for each way a snapshot path can fail to give a line count. */
+export const LINE_COUNT_FAILURE_CODES = {
   absolute: 'path-absolute',
   'escapes-root': 'path-escapes-root',
   'symlink-escape': 'symlink-escape',
@@ -240,7 +241,7 @@ export async function snapshotLineCounts(
       file: loc?.file ?? root,
       line: loc?.line ?? 0,
       severity: failure === 'missing' || failure === 'not-a-file' || failure === 'read-error' ? 'warning' : 'error',
-      code: FAILURE_CODES[failure],
+      code: LINE_COUNT_FAILURE_CODES[failure],
       message: `${JSON.stringify(p)} ${text} (${root})`,
       ...(loc?.instanceId !== undefined ? { instanceId: loc.instanceId } : {}),
     });

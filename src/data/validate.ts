@@ -13,7 +13,7 @@ import { resolveRegion } from '../core/resolve';
 import type { LineCounts, Region } from '../core/types';
 import { readBenchFile, readPredictionFile, type JsonlItem, type JsonlResult, type PredictionReadOptions } from './jsonl';
 import { locateJsonPath } from './jsonScan';
-import { LineCountCache, snapshotLineCounts, type LineCountFailure } from './lineCounts';
+import { LINE_COUNT_FAILURE_CODES, LineCountCache, snapshotLineCounts, type LineCountFailure } from './lineCounts';
 import { readLineCountsFile } from './lineCountsFile';
 import { RESOLVE_FAILURE_TEXT, lexicalFailure, locateSnapshot } from './paths';
 import { sortProblems, type Problem, type ProblemCode, type Severity } from './problems';
@@ -158,14 +158,6 @@ class Reporter {
   }
 }
 
-const PATH_FAILURE_CODES: Readonly<Record<LineCountFailure, ProblemCode>> = {
-  absolute: 'path-absolute',
-  'escapes-root': 'path-escapes-root',
-  'symlink-escape': 'symlink-escape',
-  missing: 'missing-file',
-  'not-a-file': 'not-a-file',
-  'read-error': 'io-error',
-};
 
 /** Escapes are refused for safety (errors); a missing or unreadable file is a reported condition. */
 function failureSeverity(failure: LineCountFailure): Severity {
@@ -240,7 +232,7 @@ function checkPaths(rep: Reporter, ref: RecordRef): Set<string> {
     reported.add(p);
     rep.add(
       failureSeverity(failure),
-      PATH_FAILURE_CODES[failure],
+      LINE_COUNT_FAILURE_CODES[failure],
       `path ${JSON.stringify(p)} ${RESOLVE_FAILURE_TEXT[failure]}; it is never read from the snapshot`,
       jsonPath,
     );
@@ -257,7 +249,7 @@ function reportSnapshotFailures(rep: Reporter, ref: RecordRef, snapshot: Snapsho
     const failure = snapshot.failures.get(p);
     if (failure === undefined || seen.has(p)) return;
     seen.add(p);
-    rep.add(failureSeverity(failure), PATH_FAILURE_CODES[failure], `file ${JSON.stringify(p)} ${failureText(failure)}`, jsonPath);
+    rep.add(failureSeverity(failure), LINE_COUNT_FAILURE_CODES[failure], `file ${JSON.stringify(p)} ${failureText(failure)}`, jsonPath);
   };
   for (const r of ref.regions) visit(r.region.path, [...r.jsonPath, 'path']);
   for (const o of ref.otherPaths) visit(o.path, o.jsonPath);
@@ -323,7 +315,7 @@ async function lookAtSnapshot(
         repoDir !== undefined && repoDir !== null ? ['repo_dir'] : [],
       );
     } else {
-      rep?.add('error', PATH_FAILURE_CODES[dir.reason], `repo_dir ${JSON.stringify(where)} ${RESOLVE_FAILURE_TEXT[dir.reason]}; the snapshot is not read`, ['repo_dir']);
+      rep?.add('error', LINE_COUNT_FAILURE_CODES[dir.reason], `repo_dir ${JSON.stringify(where)} ${RESOLVE_FAILURE_TEXT[dir.reason]}; the snapshot is not read`, ['repo_dir']);
     }
     return { counts, failures: new Map(), available: false };
   }

@@ -105,6 +105,20 @@ test('score still scores the good lines of a corrupt file, reports the bad ones,
   assert.equal(out.stdout.trim().split('\n').filter((l) => l.includes('"instance_id"')).length, good.length);
 });
 
+test('a repo_dir that escapes the repos root is refused: nothing outside is counted', () => {
+  const dir = mkdtempSync(path.join(os.tmpdir(), 'swe-cli-'));
+  const bench = path.join(dir, 'bench.jsonl');
+  const preds = path.join(dir, 'preds.jsonl');
+  const region = { path: 'etc/passwd', start: 1, end: -1 };
+  writeFileSync(bench, JSON.stringify({ instance_id: 'evil__x-1', repo_dir: '../../../../../../../../', ground_truth: { read_core_files: ['etc/passwd'], read_core_regions: [region] } }) + '\n');
+  writeFileSync(preds, JSON.stringify({ instance_id: 'evil__x-1', explorer: 'e', regions: [region] }) + '\n');
+  const out = cli('score', '--bench', bench, '--preds', preds, '--format', 'json');
+  assert.equal(out.status, 1, 'an escaping repo_dir is an error');
+  assert.match(out.stderr, /snapshot of evil__x-1 not used/);
+  const row = JSON.parse(out.stdout.trim().split('\n')[0]!) as { metrics: Record<string, number> };
+  assert.equal(row.metrics['recall'], 0, 'the whole-file region stays unresolvable: /etc/passwd was never counted');
+});
+
 test('bad invocations are one-line errors, never stack traces', () => {
   for (const args of [['score'], ['score', '--bench', '/nonexistent/bench.jsonl', '--preds', '/nonexistent/p.jsonl'], ['score', '--bench', 'x', '--preds', 'y', '--k', 'zero'], ['frobnicate', '--bench', 'x'], ['score', '--bench', 'x', '--preds', 'y', '--profile', 'fast']]) {
     const out = cli(...args);
