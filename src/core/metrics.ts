@@ -8,7 +8,7 @@ import {
   rangeIntersectionSize,
   type LineSet,
 } from './intervals';
-import type { PreparedInstance, PreparedPrediction } from './prepare';
+import { resolutionsByPath, type PreparedInstance, type PreparedPrediction } from './prepare';
 import { resolvedOverlap, type Resolution } from './resolve';
 import { OFFICIAL_BUDGETS, type OfficialMetrics } from './types';
 
@@ -56,19 +56,7 @@ export function noiseFileRate(instance: PreparedInstance, visited: ReadonlySet<s
   return ratio(noise, visited.size);
 }
 
-/** Resolved ground-truth pairs per path, for the evaluator's overlap test. */
-function resolutionsByPath(regions: readonly { region: { path: string }; resolution: Resolution }[]): Map<string, Resolution[]> {
-  const byPath = new Map<string, Resolution[]>();
-  for (const { region, resolution } of regions) {
-    if (resolution.kind !== 'resolved') continue;
-    let list = byPath.get(region.path);
-    if (list === undefined) byPath.set(region.path, (list = []));
-    list.push(resolution);
-  }
-  return byPath;
-}
-
-function overlapsAny(prediction: PreparedPrediction, byPath: Map<string, Resolution[]>): boolean {
+function overlapsAny(prediction: PreparedPrediction, byPath: ReadonlyMap<string, readonly Resolution[]>): boolean {
   const candidates = byPath.get(prediction.region.path);
   return candidates !== undefined && candidates.some((gt) => resolvedOverlap(prediction.resolution, gt));
 }
@@ -89,8 +77,7 @@ export function hitRegionRate(instance: PreparedInstance, hits: readonly boolean
 
 /** For each prediction entry, whether it overlaps no core and no optional region. */
 export function noisePredictions(instance: PreparedInstance): boolean[] {
-  const gtByPath = resolutionsByPath([...instance.coreRegions, ...instance.optionalRegions]);
-  return instance.predictions.map((prediction) => !overlapsAny(prediction, gtByPath));
+  return instance.predictions.map((prediction) => !overlapsAny(prediction, instance.groundTruthResolutionsByPath));
 }
 
 /** NoiseRegion = (entries overlapping no core/optional region) / (entries, duplicates counted). */

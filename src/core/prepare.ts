@@ -49,6 +49,8 @@ export interface PreparedGroundTruth {
   readonly optional: LineSet;
   /** O per model, for per-model display. */
   readonly optionalByModel: ReadonlyMap<string, LineSet>;
+  /** Resolved core and optional pairs per path, for the evaluator's overlap test. */
+  readonly groundTruthResolutionsByPath: ReadonlyMap<string, readonly Resolution[]>;
   /** |C| and |O|. */
   readonly coreSize: number;
   readonly optionalSize: number;
@@ -120,6 +122,7 @@ export function prepareGroundTruth(groundTruth: GroundTruth, lineCounts: LineCou
     core,
     optional,
     optionalByModel,
+    groundTruthResolutionsByPath: resolutionsByPath([...coreRegions, ...optionalRegions]),
     coreSize: lineSetSize(core),
     optionalSize: lineSetSize(optional),
     useful: lineSetUnion(core, optional),
@@ -161,6 +164,18 @@ export function prepareInstance(
   profile: Profile = 'official',
 ): PreparedInstance {
   return preparePredictions(prepareGroundTruth(groundTruth, lineCounts, profile), predictions);
+}
+
+/** Resolved pairs per path (unresolvable regions have none). */
+export function resolutionsByPath(regions: readonly { region: { path: string }; resolution: Resolution }[]): Map<string, Resolution[]> {
+  const byPath = new Map<string, Resolution[]>();
+  for (const { region, resolution } of regions) {
+    if (resolution.kind !== 'resolved') continue;
+    let list = byPath.get(region.path);
+    if (list === undefined) byPath.set(region.path, (list = []));
+    list.push(resolution);
+  }
+  return byPath;
 }
 
 function* resolvedRanges(

@@ -2,11 +2,13 @@ import {
   explainInstance,
   officialMetrics,
   patchBaseLines,
-  prepareInstance,
+  prepareGroundTruth,
+  preparePredictions,
   type GroundTruth,
   type InstanceExplanation,
   type LineSet,
   type OfficialMetrics,
+  type PreparedGroundTruth,
   type PreparedInstance,
   type Profile,
   type Region,
@@ -91,6 +93,8 @@ export class Store implements Disposable {
   private readonly lineCounts = new Map<string, ReadonlyMap<string, number>>();
   private viewCache: InstanceView | undefined;
   private readonly scoreCache = new Map<string, OfficialMetrics>();
+  /** Resolved ground truth per instance and profile, shared by every explorer and budget. */
+  private readonly groundTruthCache = new Map<string, PreparedGroundTruth>();
 
   constructor(initial: Omit<Selection, 'instanceId' | 'explorer'>) {
     this.selectionValue = { ...initial, instanceId: undefined, explorer: undefined };
@@ -162,7 +166,9 @@ export class Store implements Disposable {
     if (counts.size === 0) return;
     for (const [instanceId, map] of counts) {
       this.lineCounts.set(instanceId, map);
-      for (const key of this.scoreCache.keys()) if (key.startsWith(`${instanceId}\u0000`)) this.scoreCache.delete(key);
+      for (const cache of [this.scoreCache, this.groundTruthCache]) {
+        for (const key of cache.keys()) if (key.startsWith(`${instanceId}\u0000`)) cache.delete(key);
+      }
     }
     if (this.selectionValue.instanceId !== undefined && counts.has(this.selectionValue.instanceId)) this.viewCache = undefined;
     this.changed.fire('lineCounts');
@@ -191,7 +197,7 @@ export class Store implements Disposable {
     const started = performance.now();
     const predictions = this.predictionsFor(instanceId, explorer);
     const counts = this.lineCounts.get(instanceId);
-    const prepared = prepareInstance(instance.groundTruth, predictions, counts ?? new Map(), profile);
+    const prepared = preparePredictions(this.preparedGroundTruth(instance, profile), predictions);
     const explanation = explainInstance(prepared, budget);
     this.viewCache = {
       instance,
@@ -216,16 +222,27 @@ export class Store implements Disposable {
     const key = `${instanceId}\u0000${explorer}`;
     let metrics = this.scoreCache.get(key);
     if (metrics === undefined) {
-      const prepared = prepareInstance(instance.groundTruth, this.predictionsFor(instanceId, explorer), counts, this.selectionValue.profile);
+      const prepared = preparePredictions(this.preparedGroundTruth(instance, this.selectionValue.profile), this.predictionsFor(instanceId, explorer));
       metrics = officialMetrics(prepared);
       this.scoreCache.set(key, metrics);
     }
     return metrics;
   }
 
+  private preparedGroundTruth(instance: InstanceEntry, profile: Profile): PreparedGroundTruth {
+    const key = `${instance.instanceId}\u0000${profile}`;
+    let prepared = this.groundTruthCache.get(key);
+    if (prepared === undefined) {
+      prepared = prepareGroundTruth(instance.groundTruth, this.lineCounts.get(instance.instanceId) ?? new Map(), profile);
+      this.groundTruthCache.set(key, prepared);
+    }
+    return prepared;
+  }
+
   private invalidate(): void {
     this.viewCache = undefined;
     this.scoreCache.clear();
+    this.groundTruthCache.clear();
   }
 
   dispose(): void {

@@ -1,0 +1,111 @@
+/** The extension's state store, which is plain TypeScript (no `vscode`) and so testable here. */
+import { describe, it } from 'node:test';
+import * as assert from 'node:assert/strict';
+import { officialMetrics, prepareInstance, type GroundTruth, type Region } from '../../src/core';
+import type { BenchRecord } from '../../src/data/schemas';
+import { Emitter } from '../../src/extension/emitter';
+import { Store, type InstanceEntry, type StoreChange, type WorkspaceData } from '../../src/extension/store';
+
+const groundTruth: GroundTruth = {
+  coreFiles: ['a.py'],
+  coreRegions: [{ path: 'a.py', start: 10, end: 19 }],
+  optionalFilesByModel: {},
+  optionalRegionsByModel: {},
+  mainFiles: ['a.py'],
+  modifiedCoreFiles: ['a.py'],
+};
+
+function entry(instanceId: string): InstanceEntry {
+  const record = { instance_id: instanceId, ground_truth: {} } as unknown as BenchRecord;
+  return { instanceId, repo: 'org/repo', record, groundTruth, benchLine: 1, snapshotRoot: `/snapshots/${instanceId}` };
+}
+
+function data(ids: string[], rows: Record<string, Region[]>): WorkspaceData {
+  const predictions = new Map<string, Map<string, { regions: Region[]; file: string; line: number }>>();
+  for (const [explorer, regions] of Object.entries(rows)) {
+    predictions.set(explorer, new Map(ids.map((id) => [id, { regions, file: `${explorer}.jsonl`, line: 1 }])));
+  }
+  return { benchFile: '/bench.jsonl', reposRoot: '/', instances: new Map(ids.map((id) => [id, entry(id)])), predictions, problems: [] };
+}
+
+const wholeOther: Region = { path: 'other.py', start: 1, end: -1 };
+const exact: Region = { path: 'a.py', start: 10, end: 19 };
+
+function newStore(): Store {
+  return new Store({ budget: 500, profile: 'official', topK: 5 });
+}
+
+describe('Store', () => {
+  it('keeps the selection across a reload when the instance still exists, and picks the first explorer', () => {
+    const store = newStore();
+    store.setData(data(['x-1', 'x-2'], { zeta: [exact], alpha: [wholeOther] }));
+    assert.equal(store.selection.explorer, 'alpha');
+    store.select({ instanceId: 'x-2', explorer: 'zeta' });
+    store.setData(data(['x-2'], { zeta: [exact] }));
+    assert.equal(store.selection.instanceId, 'x-2');
+    assert.equal(store.selection.explorer, 'zeta');
+    store.setData(data(['x-1'], { beta: [exact] }));
+    assert.equal(store.selection.instanceId, undefined);
+    assert.equal(store.selection.explorer, 'beta');
+  });
+
+  it("computes the view with the metric core's numbers, and knows when line counts are pending", () => {
+    const store = newStore();
+    store.setData(data(['x-1'], { e: [wholeOther, exact] }));
+    store.select({ instanceId: 'x-1', explorer: 'e' });
+    assert.equal(store.view!.lineCountsReady, false);
+    const counts = new Map([['a.py', 40], ['other.py', 1000]]);
+    store.setLineCounts(new Map([['x-1', counts]]));
+    const view = store.view!;
+    assert.equal(view.lineCountsReady, true);
+    assert.deepEqual(view.explanation.metrics, officialMetrics(prepareInstance(groundTruth, [wholeOther, exact], counts, 'official')));
+    // Official profile: the whole-file prediction on a non-ground-truth file is unresolvable.
+    assert.equal(view.explanation.metrics.precision, 1);
+  });
+
+  it('fires one change per real selection change and recomputes for the new budget and profile', () => {
+    const store = newStore();
+    const events: StoreChange[] = [];
+    store.onDidChange((change) => events.push(change));
+    store.setData(data(['x-1'], { e: [wholeOther, exact] }));
+    store.setLineCounts(new Map([['x-1', new Map([['a.py', 40], ['other.py', 1000]])]]));
+    store.select({ instanceId: 'x-1', explorer: 'e' });
+    const before = events.length;
+    store.select({ instanceId: 'x-1' });
+    assert.equal(events.length, before, 'no event for an unchanged selection');
+    store.select({ budget: 100 });
+    assert.equal(store.view!.explanation.budget, 100);
+    assert.equal(store.view!.explanation.metrics.precision, 1);
+    store.select({ profile: 'snapshot' });
+    assert.equal(store.view!.explanation.metrics.precision, 10 / 1010, 'snapshot profile counts the whole other file');
+    assert.equal(store.scoreOf('x-1', 'e')!.precision, 10 / 1010);
+  });
+
+  it('scores other instances only once their line counts are known', () => {
+    const store = newStore();
+    store.setData(data(['x-1', 'x-2'], { e: [exact] }));
+    assert.equal(store.scoreOf('x-2', 'e'), undefined);
+    store.setLineCounts(new Map([['x-2', new Map([['a.py', 40]])]]));
+    assert.equal(store.scoreOf('x-2', 'e')!.recall, 1);
+    assert.equal(store.scoreOf('x-2', 'nobody')!.recall, 0, 'an explorer without a row scores an empty list');
+  });
+});
+
+describe('Emitter', () => {
+  it('keeps calling listeners after one throws', () => {
+    const emitter = new Emitter<number>();
+    const seen: number[] = [];
+    const originalError = console.error;
+    console.error = () => undefined;
+    try {
+      emitter.event(() => {
+        throw new Error('broken view');
+      });
+      emitter.event((n) => seen.push(n));
+      emitter.fire(7);
+    } finally {
+      console.error = originalError;
+    }
+    assert.deepEqual(seen, [7]);
+  });
+});
