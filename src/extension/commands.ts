@@ -16,6 +16,8 @@ export interface Timings {
   openInstanceMs: number;
   /** The part of it spent in VS Code opening and showing the editor. */
   openInstanceEditorMs: number;
+  /** Open Instance: command start → the opened editor first received its decorations. */
+  openInstanceFirstPaintMs: number;
 }
 
 interface Services {
@@ -75,10 +77,13 @@ export function registerCommands(services: Services): vscode.Disposable[] {
     if (view === undefined) return;
     const first = firstCoreRegion(view.instance.groundTruth.coreRegions, view.instance.groundTruth.mainFiles);
     const editorStarted = performance.now();
-    if (first !== undefined) await openPlace(first);
+    const editor = first === undefined ? undefined : await openPlace(first);
     timings.openInstanceEditorMs = performance.now() - editorStarted;
     decorations.paintAll();
     timings.openInstanceMs = performance.now() - started;
+    // The editor is painted as soon as VS Code makes it visible, often before showTextDocument returns.
+    const paintedAt = editor === undefined ? undefined : decorations.paintedAt.get(editor.document.uri.toString());
+    timings.openInstanceFirstPaintMs = paintedAt === undefined ? timings.openInstanceMs : paintedAt - started;
   };
 
   const revealRegion = async (target: RevealTarget): Promise<void> => {

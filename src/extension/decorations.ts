@@ -87,6 +87,8 @@ export class DecorationController implements vscode.Disposable {
    * cannot read decorations back, so this is how integration tests check the painted ranges.
    */
   readonly applied = new Map<string, Partial<Record<LayerName, [number, number][]>>>();
+  /** When each document last received the instance's layers (performance.now()), for latency figures. */
+  readonly paintedAt = new Map<string, number>();
 
   constructor(private readonly store: Store) {
     this.subscriptions.push(
@@ -128,6 +130,7 @@ export class DecorationController implements vscode.Disposable {
       return;
     }
     const { lines } = view.explanation;
+    this.paintedAt.set(editor.document.uri.toString(), performance.now());
     const optional = this.visibleOptional(view, layers);
     const predicted = lines.predicted.get(path) ?? EMPTY_SET;
     const inBudget = lines.inBudget.get(path) ?? EMPTY_SET;

@@ -34,7 +34,7 @@ export function activate(context: vscode.ExtensionContext): InspectorApi {
   const instancesTree = new InstancesTreeProvider(store);
   const regionsTree = new RegionsTreeProvider(store);
   const codeLens = new CoreRegionCodeLensProvider(store);
-  const timings: Timings = { openInstanceMs: 0, openInstanceEditorMs: 0 };
+  const timings: Timings = { openInstanceMs: 0, openInstanceEditorMs: 0, openInstanceFirstPaintMs: 0 };
   const output = vscode.window.createOutputChannel('SWE-Explore', { log: true });
   const scoresView = new ScoresViewProvider(context.extensionUri, {
     log: (line) => output.warn(line),

@@ -97,6 +97,7 @@ const cases: Case[] = [
       await vscode.commands.executeCommand('sweExplore.openInstance', 'acme__inventory-101');
       timings['open instance → decorations (demo)'] = api.timings.openInstanceMs;
       timings['  of which VS Code opening/showing the editor'] = api.timings.openInstanceEditorMs;
+      timings['open instance → first decorated paint of the editor (demo)'] = api.timings.openInstanceFirstPaintMs;
       const editor = vscode.window.activeTextEditor;
       assert.ok(editor, 'an editor is open');
       assert.ok(editor.document.uri.fsPath.endsWith(path.join('acme__inventory-101', 'inventory', 'stock.py')), editor.document.uri.fsPath);
@@ -108,6 +109,16 @@ const cases: Case[] = [
       const expectedMissed = (view.explanation.lines.missed.get('inventory/stock.py') ?? []).map(([s, e]) => [s, e]);
       assert.deepEqual(applied.missed, expectedMissed);
       assert.ok((applied.badge ?? []).length > 0, 'rank badges painted');
+    },
+  },
+  {
+    name: 'opening a second instance (a warm workbench, as in daily use) is measured too',
+    run: async (api) => {
+      await vscode.commands.executeCommand('sweExplore.openInstance', 'acme__tinyhttp-7');
+      timings['open second instance → decorations (demo, warm)'] = api.timings.openInstanceMs;
+      timings['open second instance → first decorated paint (demo, warm)'] = api.timings.openInstanceFirstPaintMs;
+      await vscode.commands.executeCommand('sweExplore.openInstance', 'acme__inventory-101');
+      assert.equal(api.store.selection.instanceId, 'acme__inventory-101');
     },
   },
   {
