@@ -47,7 +47,7 @@ export function buildScoresState(store: Store): ScoresState {
   return {
     ...base,
     status: 'ready',
-    message: view.lineCountsReady ? '' : 'Reading snapshot line counts…',
+    message: snapshotMessage(view),
     metrics: OFFICIAL_METRIC_NAMES.map((name: OfficialMetricName) => ({
       name,
       label: METRIC_INFO[name].label,
@@ -76,6 +76,20 @@ export function buildScoresState(store: Store): ScoresState {
     quirks: explanation.quirks.map((q) => q.message),
     comparison,
   };
+}
+
+/** A banner for what is wrong with the instance's snapshot, shown in place above the scores. */
+function snapshotMessage(view: NonNullable<Store['view']>): string {
+  const { instance, prepared, predictions } = view;
+  if (instance.snapshotRoot === undefined) {
+    return `The snapshot folder of ${instance.instanceId} is missing (or its repo_dir is refused): whole-file and tail regions cannot be resolved. See the Problems panel.`;
+  }
+  if (!view.lineCountsReady) return 'Reading snapshot line counts…';
+  const referenced = [...instance.groundTruth.coreRegions, ...Object.values(instance.groundTruth.optionalRegionsByModel).flat(), ...predictions].map((r) => r.path);
+  const missing = [...new Set(referenced)].filter((path) => !prepared.knownLineCounts.has(path));
+  if (missing.length === 0) return '';
+  const shown = missing.slice(0, 3).join(', ') + (missing.length > 3 ? ` and ${missing.length - 3} more` : '');
+  return `Not in the snapshot: ${shown}. Regions on ${missing.length === 1 ? 'it' : 'them'} that need a line count are unresolvable.`;
 }
 
 /** "12–40", "12–40 (inverted)" or the reason a region is unresolvable. */

@@ -11,6 +11,7 @@ import * as path from 'node:path';
 import * as vscode from 'vscode';
 import { explainInstance, officialMetrics, prepareInstance } from '../../src/core';
 import type { InspectorApi } from '../../src/extension/extension';
+import { buildScoresState } from '../../src/extension/scoresState';
 
 const EXTENSION_ID = 'swe-explore.swe-explore-inspector';
 
@@ -176,6 +177,16 @@ const cases: Case[] = [
       assert.equal(pastEof.source, 'SWE-Explore');
       const bench = vscode.languages.getDiagnostics(vscode.Uri.file(api.store.data.benchFile!));
       assert.ok(bench.some((d) => d.message.includes('start > end')), 'the inverted optional region is reported');
+    },
+  },
+  {
+    name: 'a file missing from the snapshot is named in the Scores view banner',
+    run: async (api) => {
+      api.store.select({ instanceId: 'acme__tinyhttp-7', explorer: 'bm25' });
+      await api.loader.ensureLineCounts('acme__tinyhttp-7');
+      const state = buildScoresState(api.store);
+      assert.match(state.message, /Not in the snapshot: .*tinyhttp\/forms\.py/);
+      api.store.select({ instanceId: 'acme__inventory-101', explorer: 'agent' });
     },
   },
   {
