@@ -74,6 +74,23 @@ function writeLargeWorkspace(): string {
   return path.join(root, 'bench.jsonl');
 }
 
+/** A ~10 MB bench (400 records padded to the real records' size), for the loading target. */
+function writeTenMegabyteBench(): string {
+  const root = mkdtempSync(path.join(os.tmpdir(), 'swe-explore-10mb-'));
+  const tests = JSON.stringify(Array.from({ length: 520 }, (_, t) => `tests/test_module.py::TestCase${t % 23}::test_behaviour_${t}`));
+  const lines = Array.from({ length: 400 }, (_, i) =>
+    JSON.stringify({
+      instance_id: `big__load-${String(i).padStart(4, '0')}`,
+      repo_dir: `repos/big__load-${i}`,
+      problem_statement: 'x'.repeat(2000),
+      PASS_TO_PASS: tests,
+      ground_truth: { read_core_files: ['a.py'], read_core_regions: [{ path: 'a.py', start: 1, end: 40 }] },
+    }),
+  );
+  writeFileSync(path.join(root, 'bench.jsonl'), lines.join('\n') + '\n');
+  return path.join(root, 'bench.jsonl');
+}
+
 const cases: Case[] = [
   {
     name: 'commands are registered',
@@ -208,6 +225,35 @@ const cases: Case[] = [
       } finally {
         writeFileSync(file, original);
         await until(() => api.store.view?.predictions.length === 5, 'the original row to be loaded again', 15000);
+      }
+    },
+  },
+  {
+    name: 'loading a 10 MB bench file keeps the extension host responsive',
+    run: async (api) => {
+      const bench = writeTenMegabyteBench();
+      const megabytes = readFileSync(bench).length / 1e6;
+      const config = vscode.workspace.getConfiguration('sweExplore');
+      let longestStall = 0;
+      let last = performance.now();
+      // A 10 ms heartbeat: the longest gap between beats is the longest time the host was blocked.
+      const heartbeat = setInterval(() => {
+        const now = performance.now();
+        longestStall = Math.max(longestStall, now - last - 10);
+        last = now;
+      }, 10);
+      const started = performance.now();
+      try {
+        await config.update('data.benchFile', bench, vscode.ConfigurationTarget.Workspace);
+        await until(() => api.store.data.benchFile === bench && !api.store.loading, 'the 10 MB bench to load', 60000);
+        timings[`load a ${megabytes.toFixed(1)} MB bench (400 records)`] = performance.now() - started;
+        timings['  longest extension-host stall while loading'] = longestStall;
+        assert.equal(api.store.instanceIds.length, 400);
+        assert.ok(longestStall < 250, `the extension host was blocked for ${longestStall} ms`);
+      } finally {
+        clearInterval(heartbeat);
+        await config.update('data.benchFile', undefined, vscode.ConfigurationTarget.Workspace);
+        await until(() => api.store.data.benchFile !== bench && !api.store.loading, 'the demo bench to load again');
       }
     },
   },
