@@ -135,6 +135,7 @@ const cases: Case[] = [
       await vscode.commands.executeCommand('sweExplore.openInstance', 'acme__tinyhttp-7');
       timings['open second instance → decorations (demo, warm)'] = api.timings.openInstanceMs;
       timings['open second instance → first decorated paint (demo, warm)'] = api.timings.openInstanceFirstPaintMs;
+      timings['  of which VS Code opening/showing the editor (second)'] = api.timings.openInstanceEditorMs;
       await vscode.commands.executeCommand('sweExplore.openInstance', 'acme__inventory-101');
       assert.equal(api.store.selection.instanceId, 'acme__inventory-101');
     },
