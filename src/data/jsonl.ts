@@ -11,8 +11,7 @@ import * as path from 'node:path';
 import type { z } from 'zod';
 import { parseAnswerInRepo, parseAnswerText, type ParsedAnswer } from './answerFormat';
 import { findJsonSyntaxError, locateJsonPath, replaceNonFiniteTokens } from './jsonScan';
-import { errnoCode } from './paths';
-import type { Problem } from './problems';
+import { ioProblem, type Problem } from './problems';
 import { fastParseBenchRecord, fastParsePredictionRow, formatIssuePath } from './records';
 import type { BenchRecord, PredictionRow } from './schemas';
 
@@ -235,12 +234,6 @@ async function feedFile(filePath: string, sink: { push(text: string, line: numbe
     if (i < chunk.length) pieces.push(chunk.slice(i));
   }
   if (pieces.length > 0) sink.push(pieces.join(''), line, false);
-}
-
-function ioProblem(file: string, error: unknown): Problem {
-  const code = errnoCode(error);
-  const reason = code === 'ENOENT' ? 'file not found' : code === 'EISDIR' ? 'is a directory' : code === 'EACCES' ? 'permission denied' : error instanceof Error ? error.message : String(error);
-  return { file, line: 0, severity: 'error', code: 'io-error', message: `cannot read file: ${reason}` };
 }
 
 function byLine(problems: Problem[]): Problem[] {

@@ -8,8 +8,7 @@
  */
 import { readFile } from 'node:fs/promises';
 import { findJsonSyntaxError, locateJsonPath } from './jsonScan';
-import { errnoCode } from './paths';
-import type { Problem } from './problems';
+import { ioProblem, type Problem } from './problems';
 import { describeValue, formatIssuePath } from './records';
 
 export interface LineCountsFile {
@@ -90,9 +89,7 @@ export async function readLineCountsFile(filePath: string): Promise<LineCountsFi
   try {
     text = await readFile(filePath, 'utf8');
   } catch (error) {
-    const code = errnoCode(error);
-    const reason = code === 'ENOENT' ? 'file not found' : code === 'EISDIR' ? 'is a directory' : error instanceof Error ? error.message : String(error);
-    return { counts: new Map(), problems: [{ file: filePath, line: 0, severity: 'error', code: 'io-error', message: `cannot read file: ${reason}` }] };
+    return { counts: new Map(), problems: [ioProblem(filePath, error)] };
   }
   return parseLineCounts(text, filePath);
 }

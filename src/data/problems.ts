@@ -6,6 +6,8 @@
  * {@link formatProblem}; the extension turns them into diagnostics located in the data file.
  */
 
+import { errnoCode } from './paths';
+
 export type Severity = 'error' | 'warning';
 
 /** Stable machine-readable problem kinds (tests, filters and quick fixes key on these). */
@@ -104,4 +106,11 @@ export function sortProblems(problems: readonly Problem[], files: readonly strin
         a.i - b.i,
     )
     .map(({ p }) => p);
+}
+
+/** A file that could not be read at all: one `io-error` problem at line 0, in plain words. */
+export function ioProblem(file: string, error: unknown): Problem {
+  const code = errnoCode(error);
+  const reason = code === 'ENOENT' ? 'file not found' : code === 'EISDIR' ? 'is a directory' : code === 'EACCES' ? 'permission denied' : error instanceof Error ? error.message : String(error);
+  return { file, line: 0, severity: 'error', code: 'io-error', message: `cannot read file: ${reason}` };
 }
