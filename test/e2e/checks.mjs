@@ -8,6 +8,7 @@
 import { execFileSync } from 'node:child_process';
 import fs from 'node:fs';
 import path from 'node:path';
+import { codeServerBin, makeTmpDir, startCodeServer } from './code-server.mjs';
 
 const INSTANCE = 'acme__inventory-101';
 const MAIN_FILE = 'demo/repos/acme__inventory-101/inventory/stock.py';
@@ -45,9 +46,9 @@ function cliMetrics(repoRoot, explorer) {
   return row.metrics;
 }
 
-async function openWorkbench(ctx) {
-  const { page, remote, workbenchUrl, repoRoot, workspace } = ctx;
-  await page.goto(workbenchUrl(workspace, [['extensionDevelopmentPath', remote(repoRoot)]]));
+async function openWorkbench(ctx, url = ctx.workbenchUrl(ctx.workspace, [['extensionDevelopmentPath', ctx.remote(ctx.repoRoot)]])) {
+  const { page } = ctx;
+  await page.goto(url);
   await page.waitForSelector('.monaco-workbench', { timeout: 90_000 });
   await page.waitForSelector('.explorer-folders-view .monaco-list-row', { timeout: 90_000 });
 }
@@ -200,6 +201,34 @@ export const checks = [
       await frame.locator('.quirk-list').first().scrollIntoViewIfNeeded();
       await page.waitForTimeout(300);
       await ctx.screenshot('scores-curve-predictions-quirks');
+    },
+  },
+  {
+    name: 'the packaged .vsix (what npm start installs) activates and decorates without a development path',
+    timeoutMs: 240_000,
+    run: async (ctx) => {
+      const { repoRoot, page } = ctx;
+      // vscode:prepublish rebuilds dist/ minified, exactly as `npm start` packages it.
+      execFileSync('npm', ['run', '--silent', 'package'], { cwd: repoRoot, stdio: 'ignore' });
+      const vsix = path.join(repoRoot, 'dist', 'swe-explore-inspector.vsix');
+      const tmpDir = makeTmpDir('swe-explore-vsix-');
+      const extensionsDir = path.join(tmpDir, 'exts');
+      const env = { ...process.env, XDG_CONFIG_HOME: path.join(tmpDir, 'xdg-config'), XDG_DATA_HOME: path.join(tmpDir, 'xdg-data'), EXTENSIONS_GALLERY: '{"serviceUrl":""}' };
+      execFileSync(codeServerBin, ['--user-data-dir', path.join(tmpDir, 'install-ud'), '--extensions-dir', extensionsDir, '--install-extension', vsix], { env, stdio: 'ignore' });
+      const server = await startCodeServer({ tmpDir, extensionsDir });
+      try {
+        await openWorkbench(ctx, server.workbenchUrl(ctx.workspace));
+        await runCommand(page, 'SWE-Explore: Open Instance', { title: 'Open Instance', choice: INSTANCE });
+        const background = themeColor(repoRoot, 'coreBackground', await themeKind(page));
+        await page.waitForFunction(([bg, same]) => [...document.querySelectorAll('.monaco-editor .view-overlays .cdr')]
+          .some((e) => eval(same)(getComputedStyle(e).backgroundColor, bg)), [background, SAME_COLOR], { timeout: 60_000 });
+        const title = await page.title();
+        if (title.includes('[Extension Development Host]')) throw new Error('the window runs a development extension, not the installed .vsix');
+        await ctx.screenshot('packaged-vsix');
+      } finally {
+        await server.stop();
+        fs.rmSync(tmpDir, { recursive: true, force: true });
+      }
     },
   },
 ];
