@@ -230,6 +230,31 @@ const cases: Case[] = [
     },
   },
   {
+    name: 'a corrupt bench file: every good record loads, each bad line is a located diagnostic',
+    run: async (api) => {
+      const root = mkdtempSync(path.join(os.tmpdir(), 'swe-explore-corrupt-'));
+      const bench = path.join(root, 'bench.jsonl');
+      const good = (id: string): string => JSON.stringify({ instance_id: id, ground_truth: { read_core_files: ['a.py'], read_core_regions: [{ path: 'a.py', start: 1, end: 5 }] } });
+      writeFileSync(bench, [good('ok__a-1'), '{"instance_id": "bad__json-2", ', JSON.stringify({ instance_id: 'bad__gt-3' }), good('ok__b-4'), JSON.stringify({ instance_id: 'bad__int-5', ground_truth: { read_core_regions: [{ path: 'a.py', start: '1', end: 5 }] } }), good('ok__a-1')].join('\n') + '\n');
+      const config = vscode.workspace.getConfiguration('sweExplore');
+      try {
+        await config.update('data.benchFile', bench, vscode.ConfigurationTarget.Workspace);
+        await until(() => api.store.data.benchFile === bench && !api.store.loading, 'the corrupt bench to load');
+        assert.deepEqual(api.store.instanceIds, ['ok__a-1', 'ok__b-4']);
+        await until(() => vscode.languages.getDiagnostics(vscode.Uri.file(bench)).filter((d) => d.severity === vscode.DiagnosticSeverity.Error).length >= 4, 'the error diagnostics');
+        const errorLines = vscode.languages
+          .getDiagnostics(vscode.Uri.file(bench))
+          .filter((d) => d.severity === vscode.DiagnosticSeverity.Error)
+          .map((d) => d.range.start.line + 1)
+          .sort((a, b) => a - b);
+        assert.deepEqual([...new Set(errorLines)], [2, 3, 5, 6], 'malformed JSON, missing ground_truth, non-integer start, duplicate id');
+      } finally {
+        await config.update('data.benchFile', undefined, vscode.ConfigurationTarget.Workspace);
+        await until(() => api.store.data.benchFile !== bench && !api.store.loading, 'the demo bench to load again');
+      }
+    },
+  },
+  {
     name: 'loading a 10 MB bench file keeps the extension host responsive',
     run: async (api) => {
       const bench = writeTenMegabyteBench();
