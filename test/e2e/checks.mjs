@@ -58,11 +58,20 @@ async function openWorkbench(ctx, url = ctx.workbenchUrl(ctx.workspace, [['exten
  * `pick.choice` and accepts the row that matches it.
  */
 async function runCommand(page, title, pick) {
-  await page.keyboard.press('Control+Shift+P');
-  await page.waitForSelector('.quick-input-widget:not([style*="display: none"]) input', { timeout: 30_000 });
-  await page.keyboard.type(title);
+  // The extension's contributions must be registered before the palette can list its commands.
+  await page.locator('.activitybar a[aria-label^="SWE-Explore"]').first().waitFor({ timeout: 90_000 });
   const row = page.locator('.quick-input-list .monaco-list-row', { hasText: title.replace(/^.*?: /, '') }).first();
-  await row.waitFor({ timeout: 60_000 });
+  // A palette opened while the workbench is still settling can miss freshly registered commands
+  // (it then offers only "similar commands"); close it and ask again.
+  for (let attempt = 1; ; attempt++) {
+    await page.keyboard.press('Control+Shift+P');
+    await page.waitForSelector('.quick-input-widget:not([style*="display: none"]) input', { timeout: 30_000 });
+    await page.keyboard.type(title);
+    const found = await row.waitFor({ timeout: 20_000 }).then(() => true, () => false);
+    if (found) break;
+    if (attempt === 3) throw new Error(`the command palette does not list "${title}"`);
+    await page.keyboard.press('Escape');
+  }
   await page.keyboard.press('Enter');
   if (pick === undefined) return;
   // The command's own quick pick replaces the palette; typing before it shows would go to the editor.
