@@ -35,8 +35,6 @@ export class WorkspaceLoader implements vscode.Disposable {
   private checkProblems: Problem[] = [];
   private readonly inFlight = new Map<string, Promise<void>>();
   private latestLoad: Promise<void> = Promise.resolve();
-  /** Milliseconds the last full load took. */
-  lastLoadMs = 0;
 
   constructor(private readonly store: Store) {
     this.subscriptions.push(
@@ -77,7 +75,6 @@ export class WorkspaceLoader implements vscode.Disposable {
   }
 
   private async read(generation: number): Promise<void> {
-    const started = performance.now();
     const settings = readDataSettings();
     const { data, benchItems, predictionFiles } = await vscode.window.withProgress(
       { location: { viewId: 'sweExplore.instances' }, title: 'Loading SWE-Explore data' },
@@ -91,7 +88,6 @@ export class WorkspaceLoader implements vscode.Disposable {
     this.checkProblems = precomputed.problems;
     this.store.clearLineCounts();
     this.store.setData(data);
-    this.lastLoadMs = performance.now() - started;
     this.problemsChanged.fire(this.allProblems());
     this.watch(settings, data.benchFile);
     const current = this.store.selection.instanceId;
@@ -230,10 +226,12 @@ async function readWorkspaceData(settings: DataSettings): Promise<{ data: Worksp
   const bench = await readBenchFile(benchFile);
   const problems: Problem[] = [...bench.problems];
   const instances = new Map<string, InstanceEntry>();
-  for (const { line, value } of bench.items) {
-    if (instances.has(value.instance_id)) continue;
-    // The same rule as `validate`: a refused or missing repo_dir gives no snapshot at all.
-    const snapshot = await locateSnapshot(reposRoot, value.instance_id, value.repo_dir);
+  // The same rule as `validate`: a refused or missing repo_dir gives no snapshot at all. Looked
+  // up for all records at once rather than one await after another.
+  const snapshots = await Promise.all(bench.items.map(({ value }) => locateSnapshot(reposRoot, value.instance_id, value.repo_dir)));
+  bench.items.forEach(({ line, value }, index) => {
+    if (instances.has(value.instance_id)) return;
+    const snapshot = snapshots[index]!;
     instances.set(value.instance_id, {
       instanceId: value.instance_id,
       repo: value.repo ?? value.instance_id.replace(/-\d+$/, '').replace('__', '/'),
@@ -242,7 +240,7 @@ async function readWorkspaceData(settings: DataSettings): Promise<{ data: Worksp
       benchLine: line,
       snapshotRoot: snapshot.ok ? snapshot.absolute : undefined,
     });
-  }
+  });
 
   const predictionFiles = new Set<string>();
   for (const glob of settings.predictionGlobs) {

@@ -95,6 +95,7 @@ export class Store implements Disposable {
   private readonly scoreCache = new Map<string, OfficialMetrics>();
   /** Resolved ground truth per instance and profile, shared by every explorer and budget. */
   private readonly groundTruthCache = new Map<string, PreparedGroundTruth>();
+  private readonly patchLineCache = new Map<string, LineSet>();
 
   constructor(initial: Omit<Selection, 'instanceId' | 'explorer'>) {
     this.selectionValue = { ...initial, instanceId: undefined, explorer: undefined };
@@ -196,7 +197,6 @@ export class Store implements Disposable {
     if (this.viewCache !== undefined) return this.viewCache;
     const started = performance.now();
     const predictions = this.predictionsFor(instanceId, explorer);
-    const counts = this.lineCounts.get(instanceId);
     const prepared = preparePredictions(this.preparedGroundTruth(instance, profile), predictions);
     const explanation = explainInstance(prepared, budget);
     this.viewCache = {
@@ -205,11 +205,10 @@ export class Store implements Disposable {
       predictions,
       prepared,
       explanation,
-      patchLines: patchBaseLines(instance.record.patch ?? ''),
-      lineCountsReady: counts !== undefined,
-      computeMs: 0,
+      patchLines: this.patchLinesOf(instance),
+      lineCountsReady: this.lineCounts.has(instanceId),
+      computeMs: performance.now() - started,
     };
-    this.viewCache = { ...this.viewCache, computeMs: performance.now() - started };
     return this.viewCache;
   }
 
@@ -229,6 +228,16 @@ export class Store implements Disposable {
     return metrics;
   }
 
+  /** The gold patch's base lines depend on the record only, not on explorer, budget or profile. */
+  private patchLinesOf(instance: InstanceEntry): LineSet {
+    let lines = this.patchLineCache.get(instance.instanceId);
+    if (lines === undefined) {
+      lines = patchBaseLines(instance.record.patch ?? '');
+      this.patchLineCache.set(instance.instanceId, lines);
+    }
+    return lines;
+  }
+
   private preparedGroundTruth(instance: InstanceEntry, profile: Profile): PreparedGroundTruth {
     const key = `${instance.instanceId}\u0000${profile}`;
     let prepared = this.groundTruthCache.get(key);
@@ -243,6 +252,7 @@ export class Store implements Disposable {
     this.viewCache = undefined;
     this.scoreCache.clear();
     this.groundTruthCache.clear();
+    this.patchLineCache.clear();
   }
 
   dispose(): void {
