@@ -1,4 +1,5 @@
 import type { Profile } from '../core';
+import { csvNumberCell, csvTextCell, escapeForTerminal, jsonForTerminal } from '../shared/escape';
 import type { ScoreResult } from './scoreWorkspace';
 
 export type OutputFormat = 'table' | 'json' | 'csv';
@@ -8,22 +9,37 @@ const PROFILE_NOTE: Record<Profile, string> = {
   snapshot: 'profile snapshot: line counts for every snapshot file (debugging; NOT the official evaluator\'s numbers)',
 };
 
-/** One JSON object per row, then one `{explorer, macro, instances, profile}` line per explorer. */
+/**
+ * One JSON object per row, then one `{explorer, macro, instances, profile}` line per explorer.
+ * Written with {@link jsonForTerminal}: JSON.stringify escapes C0 controls but leaves C1 controls,
+ * U+2028/2029 and bidi overrides raw; those are escaped too, so data cannot break a line or reach
+ * the terminal raw, and every line still parses to the same values.
+ */
 export function formatJson(result: ScoreResult, profile: Profile): string {
-  const lines = result.rows.map((row) => JSON.stringify({ instance_id: row.instanceId, explorer: row.explorer, metrics: row.metrics }));
-  for (const s of result.summaries) lines.push(JSON.stringify({ explorer: s.explorer, macro: s.macro, instances: s.instances, profile }));
+  // Only the two strings come from data; metric values are numbers, whose JSON is always safe, so
+  // they skip the escaping pass (it dominated the output time at 17k rows).
+  const lines = result.rows.map((row) => `{"instance_id":${jsonForTerminal(row.instanceId)},"explorer":${jsonForTerminal(row.explorer)},"metrics":${JSON.stringify(row.metrics)}}`);
+  for (const s of result.summaries) lines.push(jsonForTerminal({ explorer: s.explorer, macro: s.macro, instances: s.instances, profile }));
   return lines.join('\n') + (lines.length > 0 ? '\n' : '');
 }
 
-function csvField(value: string): string {
-  return /[",\n\r]/.test(value) ? `"${value.replace(/"/g, '""')}"` : value;
+function csvLine(texts: readonly string[], fields: readonly string[], values: Readonly<Record<string, number>>): string {
+  const cells = texts.map(csvTextCell);
+  for (const field of fields) cells.push(csvNumberCell(values[field]));
+  return cells.join(',');
 }
 
-/** Header, one row per instance, then one `MACRO` row per explorer. Numbers at full precision. */
+/**
+ * Header, one row per instance, then one `MACRO` row per explorer. Numbers at full precision.
+ * Text cells from data (instance ids, explorers) that a spreadsheet would run as a formula get a
+ * leading `'`; metric values stay numbers (see {@link csvTextCell}).
+ */
 export function formatCsv(result: ScoreResult): string {
-  const lines = [['instance_id', 'explorer', ...result.fields].join(',')];
-  for (const row of result.rows) lines.push([csvField(row.instanceId), csvField(row.explorer), ...result.fields.map((f) => String(row.metrics[f]))].join(','));
-  for (const s of result.summaries) lines.push(['MACRO', csvField(s.explorer), ...result.fields.map((f) => String(s.macro[f]))].join(','));
+  const header = ['instance_id', 'explorer'];
+  for (const field of result.fields) header.push(field);
+  const lines = [header.map(csvTextCell).join(',')];
+  for (const row of result.rows) lines.push(csvLine([row.instanceId, row.explorer], result.fields, row.metrics));
+  for (const s of result.summaries) lines.push(csvLine(['MACRO', s.explorer], result.fields, s.macro));
   return lines.join('\n') + '\n';
 }
 
@@ -45,17 +61,61 @@ function shortName(field: string): string {
   return SHORT[field] ?? field.replace('ndcg_at_', 'nDCG@').replace('recall_at_', 'R@');
 }
 
-/** An aligned table (4 decimals) with the profile stated above it and macro rows below. */
-export function formatTable(result: ScoreResult, profile: Profile): string {
-  const header = ['instance', 'explorer', ...result.fields.map(shortName)];
-  const body = result.rows.map((row) => [row.instanceId, row.explorer, ...result.fields.map((f) => (row.metrics[f] ?? 0).toFixed(4))]);
-  const macro = result.summaries.map((s) => [`MACRO (${s.instances})`, s.explorer, ...result.fields.map((f) => (s.macro[f] ?? 0).toFixed(4))]);
-  const all = [header, ...body, ...macro];
-  const widths = header.map((_, i) => Math.max(...all.map((r) => r[i]!.length)));
-  const render = (r: string[]): string => r.map((cell, i) => (i < 2 ? cell.padEnd(widths[i]!) : cell.padStart(widths[i]!))).join('  ');
+/** Table output is handed to stdout in pieces of about this many UTF-16 units. */
+const TABLE_CHUNK_SIZE = 64 * 1024;
+
+/**
+ * An aligned table (4 decimals) with the profile stated above it and macro rows below, as chunks
+ * of whole lines to write in order. It streams: widths are found in one pass over the rows and
+ * lines are produced in a second, so no string or array proportional to the whole table is built
+ * (and no row count can overflow the call stack). Ids and explorers are shown through
+ * {@link escapeForTerminal}: a control character in data cannot recolour the terminal or break a
+ * row.
+ */
+export function* formatTable(result: ScoreResult, profile: Profile): Generator<string, void, undefined> {
+  const header = ['instance', 'explorer'];
+  for (const field of result.fields) header.push(shortName(field));
+  const bodyCells = (id: string, explorer: string, values: Readonly<Record<string, number>>): string[] => {
+    const cells = [escapeForTerminal(id), escapeForTerminal(explorer)];
+    for (const field of result.fields) cells.push((values[field] ?? 0).toFixed(4));
+    return cells;
+  };
+  const rowCells = function* (): Generator<string[], void, undefined> {
+    for (const row of result.rows) yield bodyCells(row.instanceId, row.explorer, row.metrics);
+  };
+  const macroCells = function* (): Generator<string[], void, undefined> {
+    for (const s of result.summaries) yield bodyCells(`MACRO (${s.instances})`, s.explorer, s.macro);
+  };
+
+  const widths = header.map((cell) => cell.length);
+  const widen = (cells: readonly string[]): void => {
+    cells.forEach((cell, i) => {
+      if (cell.length > widths[i]!) widths[i] = cell.length;
+    });
+  };
+  for (const cells of rowCells()) widen(cells);
+  for (const cells of macroCells()) widen(cells);
+
+  const render = (cells: readonly string[]): string => cells.map((cell, i) => (i < 2 ? cell.padEnd(widths[i]!) : cell.padStart(widths[i]!))).join('  ');
   const rule = widths.map((w) => '-'.repeat(w)).join('  ');
-  const lines = [PROFILE_NOTE[profile], render(header), rule, ...body.map(render)];
-  if (macro.length > 0) lines.push(rule, ...macro.map(render));
-  if (result.skippedEmptyCore > 0) lines.push(`(${result.skippedEmptyCore} row(s) skipped: empty core; --keep-empty-core scores them)`);
-  return lines.join('\n') + '\n';
+  let chunk = `${PROFILE_NOTE[profile]}\n${render(header)}\n${rule}\n`;
+  for (const cells of rowCells()) {
+    chunk += `${render(cells)}\n`;
+    if (chunk.length >= TABLE_CHUNK_SIZE) {
+      yield chunk;
+      chunk = '';
+    }
+  }
+  if (result.summaries.length > 0) {
+    chunk += `${rule}\n`;
+    for (const cells of macroCells()) {
+      chunk += `${render(cells)}\n`;
+      if (chunk.length >= TABLE_CHUNK_SIZE) {
+        yield chunk;
+        chunk = '';
+      }
+    }
+  }
+  if (result.skippedEmptyCore > 0) chunk += `(${result.skippedEmptyCore} row(s) skipped: empty core; --keep-empty-core scores them)\n`;
+  yield chunk;
 }

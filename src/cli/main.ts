@@ -1,9 +1,9 @@
 import { parseArgs } from 'node:util';
 import { PROFILES, type Profile } from '../core';
-import { formatProblem, hasErrors, sortProblems, type Problem } from '../data/problems';
-import { validateWorkspace } from '../data/validate';
+import { formatProblem, hasErrors, sortProblems, type Problem } from '../data';
 import { formatCsv, formatJson, formatTable, type OutputFormat } from './format';
-import { scoreWorkspace } from './scoreWorkspace';
+import { escapeForTerminal } from '../shared/escape';
+import { scoreWorkspace, validateSources } from './scoreWorkspace';
 
 const USAGE = `swe-explore — score and validate SWE-Explore explorations (numbers match the official evaluator)
 
@@ -17,18 +17,33 @@ Usage:
 score     per-instance rows with the official metric names, then macro averages per explorer.
           Exit 1 when an input line was rejected (the rows that loaded are still printed).
 validate  every problem as file:line: severity: message; exit 1 if any is an error.
+
+Line counts (for end -1 and negative starts): --line-counts FILE, else line_counts.json beside the
+bench when present, first; the instance's snapshot files for the paths it does not list. An explorer
+name found in several --preds files becomes one explorer per file, labelled "name (file)".
 `;
 
 /** A user-facing failure: printed as one line, never as a stack trace. */
 class UsageError extends Error {}
 
+/** No file has a billion lines and no explorer a billion predictions; larger values are typos. */
+const MAX_COUNT_ARGUMENT = 1_000_000_000;
+
+/**
+ * A whole number in 1..1e9. Digits only, so `1e3`, `0x10` and `-1` are refused, and the bound keeps
+ * every accepted value a safe integer (past 2^53 Number() silently rounds).
+ */
 function parsePositiveInt(value: string, flag: string): number {
-  if (!/^\d+$/.test(value) || Number(value) < 1) throw new UsageError(`${flag} takes a whole number ≥ 1, got "${value}"`);
-  return Number(value);
+  const parsed = /^\d+$/.test(value) ? Number(value) : Number.NaN;
+  if (!Number.isSafeInteger(parsed) || parsed < 1 || parsed > MAX_COUNT_ARGUMENT) {
+    throw new UsageError(`${flag} takes a whole number from 1 to ${MAX_COUNT_ARGUMENT}, got ${JSON.stringify(value)}`);
+  }
+  return parsed;
 }
 
-function printProblems(problems: readonly Problem[]): void {
-  for (const problem of sortProblems(problems)) process.stderr.write(`${formatProblem(problem)}\n`);
+/** Problem lines carry data (ids, paths): controls are shown escaped so each stays one line. */
+function printProblems(problems: readonly Problem[], write: (text: string) => void = (text) => process.stderr.write(text)): void {
+  for (const problem of sortProblems(problems)) write(`${escapeForTerminal(formatProblem(problem))}\n`);
 }
 
 async function main(argv: string[]): Promise<number> {
@@ -64,13 +79,13 @@ async function main(argv: string[]): Promise<number> {
   if (profile === undefined) throw new UsageError(`--profile must be official or snapshot, got "${values.profile}"`);
 
   if (command === 'validate') {
-    const problems = await validateWorkspace({
+    const problems = await validateSources({
       benchFile: values.bench,
       predictionFiles: values.preds ?? [],
       ...(values.repos === undefined ? {} : { reposRoot: values.repos }),
       ...(values['line-counts'] === undefined ? {} : { lineCountsFile: values['line-counts'] }),
     });
-    for (const problem of sortProblems(problems)) process.stdout.write(`${formatProblem(problem)}\n`);
+    printProblems(problems, (text) => process.stdout.write(text));
     const errors = problems.filter((p) => p.severity === 'error').length;
     process.stdout.write(`${errors} error(s), ${problems.length - errors} warning(s)\n`);
     return errors > 0 ? 1 : 0;
@@ -91,8 +106,8 @@ async function main(argv: string[]): Promise<number> {
     budgets,
     keepEmptyCore: values['keep-empty-core'] ?? false,
   });
-  const output = format === 'json' ? formatJson(result, profile) : format === 'csv' ? formatCsv(result) : formatTable(result, profile);
-  process.stdout.write(output);
+  const output = format === 'json' ? [formatJson(result, profile)] : format === 'csv' ? [formatCsv(result)] : formatTable(result, profile);
+  for (const chunk of output) process.stdout.write(chunk);
   printProblems(result.problems);
   return hasErrors(result.problems) ? 1 : 0;
 }
@@ -103,7 +118,7 @@ main(process.argv.slice(2)).then(
   },
   (error: unknown) => {
     const message = error instanceof Error ? error.message : String(error);
-    process.stderr.write(`swe-explore: ${message}\n`);
+    process.stderr.write(`swe-explore: ${escapeForTerminal(message)}\n`);
     process.exitCode = error instanceof UsageError ? 2 : 1;
   },
 );

@@ -12,7 +12,7 @@ export interface JsonSyntaxError {
   readonly message: string;
 }
 
-class ScanError extends Error {
+export class ScanError extends Error {
   constructor(
     readonly offset: number,
     message: string,
@@ -42,9 +42,9 @@ function show(text: string, i: number): string {
 
 /**
  * A strict RFC 8259 scanner. `scanValue` returns the offset just past the value; with `visit`
- * it also reports object members, which {@link locateJsonPath} uses to descend.
+ * it also reports object members, which {@link locateJsonPath} and `JsonLocator` use to descend.
  */
-class Scanner {
+export class Scanner {
   constructor(private readonly text: string) {}
 
   skipWs(i: number): number {

@@ -6,10 +6,12 @@
  * offending value's offset into a line and column. Bad entries are reported and skipped; the
  * rest of the file still loads.
  */
-import { readFile } from 'node:fs/promises';
-import { findJsonSyntaxError, locateJsonPath } from './jsonScan';
+import { JsonLocator } from './jsonLocator';
+import { findJsonSyntaxError } from './jsonScan';
 import { ioProblem, type Problem } from './problems';
-import { describeValue, formatIssuePath } from './records';
+import { formatIssuePath } from './records';
+import { readRegularFile } from './regularFile';
+import { describeValue, isPlainObject } from './values';
 
 export interface LineCountsFile {
   /** instance id → path → line count. */
@@ -17,19 +19,26 @@ export interface LineCountsFile {
   readonly problems: Problem[];
 }
 
-/** 1-based line and column of a UTF-16 offset. */
-function position(text: string, offset: number): { line: number; column: number } {
-  let line = 1;
-  let lineStart = 0;
-  for (let i = text.indexOf('\n'); i !== -1 && i < offset; i = text.indexOf('\n', i + 1)) {
-    line += 1;
-    lineStart = i + 1;
-  }
-  return { line, column: offset - lineStart + 1 };
-}
-
-function isPlainObject(v: unknown): v is Record<string, unknown> {
-  return typeof v === 'object' && v !== null && !Array.isArray(v);
+/**
+ * 1-based line and column of UTF-16 offsets in `text`. Line starts are found once, then each
+ * offset is a binary search, so many problems in one large document stay cheap.
+ */
+function positions(text: string): (offset: number) => { line: number; column: number } {
+  let starts: number[] | undefined;
+  return (offset) => {
+    if (starts === undefined) {
+      starts = [0];
+      for (let i = text.indexOf('\n'); i !== -1; i = text.indexOf('\n', i + 1)) starts.push(i + 1);
+    }
+    let lo = 0;
+    let hi = starts.length - 1;
+    while (lo < hi) {
+      const mid = (lo + hi + 1) >> 1;
+      if (starts[mid]! <= offset) lo = mid;
+      else hi = mid - 1;
+    }
+    return { line: lo + 1, column: offset - starts[lo]! + 1 };
+  };
 }
 
 /**
@@ -40,8 +49,8 @@ export function parseLineCounts(text: string, file = '<line-counts>'): LineCount
   const counts = new Map<string, Map<string, number>>();
   const problems: Problem[] = [];
   const body = text.startsWith('\uFEFF') ? text.slice(1) : text;
-  const at = (offset: number | undefined): { line: number; column?: number } =>
-    offset === undefined ? { line: 1 } : position(body, offset);
+  const position = positions(body);
+  const at = (offset: number | undefined): { line: number; column?: number } => (offset === undefined ? { line: 1 } : position(offset));
 
   let value: unknown;
   try {
@@ -51,10 +60,12 @@ export function parseLineCounts(text: string, file = '<line-counts>'): LineCount
     problems.push({ file, ...at(syntax?.offset ?? 0), severity: 'error', code: 'invalid-json', message: `invalid JSON: ${syntax?.message ?? 'cannot parse'}` });
     return { counts, problems };
   }
+  // One index of the document serves every bad entry (a rescan per entry would be quadratic).
+  const locator = new JsonLocator(body);
   const report = (jsonPath: readonly PropertyKey[], message: string, instanceId?: string): void => {
     problems.push({
       file,
-      ...at(locateJsonPath(body, jsonPath)),
+      ...at(locator.locate(jsonPath)),
       severity: 'error',
       code: 'schema',
       message: `${formatIssuePath(jsonPath)}: ${message}`,
@@ -87,7 +98,7 @@ export function parseLineCounts(text: string, file = '<line-counts>'): LineCount
 export async function readLineCountsFile(filePath: string): Promise<LineCountsFile> {
   let text: string;
   try {
-    text = await readFile(filePath, 'utf8');
+    text = (await readRegularFile(filePath)).toString('utf8');
   } catch (error) {
     return { counts: new Map(), problems: [ioProblem(filePath, error)] };
   }

@@ -15,9 +15,11 @@ export type ResolveFailure = 'absolute' | 'escapes-root' | 'symlink-escape' | 'm
 export type ResolveResult =
   | {
       readonly ok: true;
-      /** `root` joined with the region path, normalised (what a user would expect to open). */
-      readonly absolute: string;
-      /** The real path after symlink resolution; always inside the root's real path. */
+      /**
+       * The real path after symlink resolution: the one path that was checked, always inside the
+       * root's real path, and therefore the only one to open. (A lexically normalised path would
+       * differ from it for `link/../x` and could name a file that was never checked.)
+       */
       readonly real: string;
     }
   | { readonly ok: false; readonly reason: ResolveFailure };
@@ -82,7 +84,6 @@ export function errnoCode(error: unknown): string | undefined {
 export async function resolveInSnapshot(root: string, regionPath: string): Promise<ResolveResult> {
   const lexical = lexicalFailure(regionPath);
   if (lexical !== undefined) return { ok: false, reason: lexical };
-  const absolute = path.resolve(root, regionPath);
   let realRoot: string;
   try {
     realRoot = await realpath(root);
@@ -111,7 +112,7 @@ export async function resolveInSnapshot(root: string, regionPath: string): Promi
   } catch {
     return { ok: false, reason: 'missing' };
   }
-  return { ok: true, absolute, real };
+  return { ok: true, real };
 }
 
 /** Walks the path prefixes of a missing path and reports whether one resolves outside the root. */
@@ -136,7 +137,6 @@ async function leavesRootOnTheWay(root: string, realRoot: string, regionPath: st
 export async function resolveSnapshotDir(reposRoot: string, repoDir: string): Promise<ResolveResult> {
   const lexical = lexicalFailure(repoDir);
   if (lexical !== undefined) return { ok: false, reason: lexical };
-  const absolute = path.resolve(reposRoot, repoDir);
   let realRoot: string;
   let real: string;
   try {
@@ -153,7 +153,7 @@ export async function resolveSnapshotDir(reposRoot: string, repoDir: string): Pr
   } catch {
     return { ok: false, reason: 'missing' };
   }
-  return { ok: true, absolute, real };
+  return { ok: true, real };
 }
 
 /**

@@ -16,6 +16,10 @@ export type ProblemCode =
   | 'io-error'
   /** A line is not valid JSON. */
   | 'invalid-json'
+  /** A line is longer than the reader's limit; it was skipped without being held in memory. */
+  | 'line-too-long'
+  /** A line's bytes are not valid UTF-8; they were read with U+FFFD in place of the bad bytes. */
+  | 'invalid-utf8'
   /** The last line has no newline and is not valid JSON: a torn or truncated write. */
   | 'truncated-line'
   /** A line used Python's non-standard `NaN` / `Infinity` tokens; they were read as `null`. */
@@ -57,7 +61,15 @@ export type ProblemCode =
   /** An entry of a plain-text agent answer was skipped (bad range, unresolvable path, …). */
   | 'answer-entry-skipped'
   /** A plain-text agent answer yielded no region at all. */
-  | 'answer-empty';
+  | 'answer-empty'
+  /** An audit-log line is not a valid event (bad JSON in the middle of the file, missing or wrong fields, duplicate id). */
+  | 'audit-event-invalid'
+  /** The audit log's last line has no newline and is not valid JSON: a torn append, ignored. */
+  | 'audit-torn-line'
+  /** A removal's text no longer matches its recorded `text_sha` in the snapshot (flagged, never moved). */
+  | 'audit-drifted'
+  /** A restore by a different author than the removal's. */
+  | 'audit-conflict';
 
 /** One problem, located in a data file. */
 export interface Problem {
@@ -111,6 +123,17 @@ export function sortProblems(problems: readonly Problem[], files: readonly strin
 /** A file that could not be read at all: one `io-error` problem at line 0, in plain words. */
 export function ioProblem(file: string, error: unknown): Problem {
   const code = errnoCode(error);
-  const reason = code === 'ENOENT' ? 'file not found' : code === 'EISDIR' ? 'is a directory' : code === 'EACCES' ? 'permission denied' : error instanceof Error ? error.message : String(error);
+  const reason =
+    code === 'ENOENT'
+      ? 'file not found'
+      : code === 'EISDIR'
+        ? 'is a directory'
+        : code === 'ENOTREG'
+          ? 'not a regular file'
+          : code === 'EACCES'
+            ? 'permission denied'
+            : error instanceof Error
+              ? error.message
+              : String(error);
   return { file, line: 0, severity: 'error', code: 'io-error', message: `cannot read file: ${reason}` };
 }

@@ -6,19 +6,10 @@
  */
 import type { GroundTruth, Region } from '../core/types';
 import type { BenchRecord, PredictionRow, RegionRecord } from './schemas';
+import { defineEntry, isPlainObject } from './values';
 
-/** Short description of a JSON value for error messages: `string "3"`, `number 1.5`, `array`. */
-export function describeValue(value: unknown): string {
-  if (value === undefined) return 'nothing';
-  if (value === null) return 'null';
-  if (Array.isArray(value)) return 'array';
-  if (typeof value === 'string') {
-    const shown = value.length > 40 ? `${value.slice(0, 37)}...` : value;
-    return `string ${JSON.stringify(shown)}`;
-  }
-  if (typeof value === 'number' || typeof value === 'boolean') return `${typeof value} ${String(value)}`;
-  return typeof value;
-}
+// Re-exported: callers have always found it here.
+export { describeValue } from './values';
 
 function toRegion(r: RegionRecord): Region {
   // Extra keys stay in the record (and in the raw line); the core sees exactly the triple.
@@ -39,10 +30,11 @@ export function toGroundTruth(record: Pick<BenchRecord, 'ground_truth'>): Ground
   // Null-prototype maps: model names come from data, so a model called "constructor" must not
   // collide with Object.prototype members.
   const optionalFilesByModel: Record<string, readonly string[]> = Object.create(null) as Record<string, readonly string[]>;
-  for (const [model, paths] of Object.entries(gt.read_optional_files_map)) optionalFilesByModel[model] = [...paths];
+  // `defineEntry`, not assignment: a model may be called `__proto__`.
+  for (const [model, paths] of Object.entries(gt.read_optional_files_map)) defineEntry(optionalFilesByModel, model, [...paths]);
   const optionalRegionsByModel: Record<string, readonly Region[]> = Object.create(null) as Record<string, readonly Region[]>;
   for (const [model, regions] of Object.entries(gt.read_optional_regions_map)) {
-    optionalRegionsByModel[model] = toRegions(regions);
+    defineEntry(optionalRegionsByModel, model, toRegions(regions));
   }
   return {
     coreFiles: [...gt.read_core_files],
@@ -75,9 +67,13 @@ export function formatIssuePath(path: readonly PropertyKey[]): string {
 // decides (and words the error). Unit tests check that both agree on every input the fast path
 // accepts.
 
-function isPlainObject(v: unknown): v is Record<string, unknown> {
-  // Own `__proto__` keys (legal in JSON) are left to zod, which drops them.
-  return typeof v === 'object' && v !== null && !Array.isArray(v) && !Object.hasOwn(v, '__proto__');
+/**
+ * An object with a declared shape (record, region, read step). zod's object schemas drop an own
+ * `__proto__` member, so such objects are left to zod to keep both paths' output identical; maps
+ * keyed by data (model names, metric names) accept the key, and zod's side keeps it too.
+ */
+function isShaped(v: unknown): v is Record<string, unknown> {
+  return isPlainObject(v) && !Object.hasOwn(v, '__proto__');
 }
 
 function isInt(v: unknown): boolean {
@@ -85,7 +81,7 @@ function isInt(v: unknown): boolean {
 }
 
 function isRegion(v: unknown): boolean {
-  return isPlainObject(v) && typeof v['path'] === 'string' && isInt(v['start']) && isInt(v['end']);
+  return isShaped(v) && typeof v['path'] === 'string' && isInt(v['start']) && isInt(v['end']);
 }
 
 function isArrayOf(v: unknown, item: (x: unknown) => boolean): v is unknown[] {
@@ -105,7 +101,7 @@ function isMapOf(v: unknown, item: (x: unknown) => boolean): boolean {
 }
 
 function isReadStep(v: unknown): boolean {
-  return isPlainObject(v) && typeof v['traj_path'] === 'string' && isInt(v['step_idx']) && isInt(v['start']) && isInt(v['end']);
+  return isShaped(v) && typeof v['traj_path'] === 'string' && isInt(v['step_idx']) && isInt(v['start']) && isInt(v['end']);
 }
 
 function isOptionalText(v: unknown): boolean {
@@ -117,10 +113,10 @@ function isOptionalText(v: unknown): boolean {
  * `JSON.parse` result owned by the caller) to fill in defaults; `undefined` means "ask zod".
  */
 export function fastParseBenchRecord(value: unknown): BenchRecord | undefined {
-  if (!isPlainObject(value)) return undefined;
+  if (!isShaped(value)) return undefined;
   if (typeof value['instance_id'] !== 'string' || value['instance_id'] === '') return undefined;
   const gt = value['ground_truth'];
-  if (!isPlainObject(gt) || !isArrayOf(gt['read_core_regions'], isRegion)) return undefined;
+  if (!isShaped(gt) || !isArrayOf(gt['read_core_regions'], isRegion)) return undefined;
   for (const key of ['read_core_files', 'modified_core_files', 'main_files']) {
     const list = gt[key];
     if (list !== undefined && list !== null && !isArrayOf(list, isString)) return undefined;
@@ -147,7 +143,7 @@ export function fastParseBenchRecord(value: unknown): BenchRecord | undefined {
 
 /** {@link PredictionRowSchema} for well-formed rows, without zod; `undefined` means "ask zod". */
 export function fastParsePredictionRow(value: unknown): PredictionRow | undefined {
-  if (!isPlainObject(value)) return undefined;
+  if (!isShaped(value)) return undefined;
   if (typeof value['instance_id'] !== 'string' || value['instance_id'] === '') return undefined;
   if (typeof value['explorer'] !== 'string' || !isArrayOf(value['regions'], isRegion)) return undefined;
   const metrics = value['metrics'];

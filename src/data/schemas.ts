@@ -7,7 +7,7 @@
  * metric core cannot work with are rejected.
  */
 import { z } from 'zod';
-import { describeValue } from './records';
+import { defineEntry, describeValue, isPlainObject } from './values';
 
 /**
  * Line numbers must be integers: `1.5` or `"3"` would make the interval arithmetic of the metric
@@ -44,12 +44,33 @@ function listOrEmpty<T extends z.ZodType>(item: T) {
     .transform((v): z.output<T>[] => v ?? []);
 }
 
+/**
+ * `z.record(z.string(), value).nullish()`, except that a key named `__proto__` is kept (zod drops it to
+ * guard against prototype pollution; here it becomes an own data property, e.g. a model called
+ * `__proto__`). Issues keep zod's paths and wording.
+ */
+function nullishRecordOf<T extends z.ZodType>(value: T) {
+  return z.unknown().transform((input, ctx): Record<string, z.output<T>> | null | undefined => {
+    if (input === undefined || input === null) return input;
+    // A plain object, like `JSON.parse` output (the fast path returns that); `defineEntry` makes a
+    // `__proto__` key an own data property there too.
+    const out: Record<string, z.output<T>> = {};
+    if (!isPlainObject(input)) {
+      ctx.addIssue({ code: 'invalid_type', expected: 'record', input, message: `Invalid input: expected record, received ${describeValue(input)}` });
+      return out;
+    }
+    for (const key of Object.keys(input)) {
+      // Inputs are always reported here; zod strips them from the final issues unless asked.
+      const parsed = value.safeParse(input[key], { reportInput: true });
+      if (parsed.success) defineEntry(out, key, parsed.data);
+      else for (const issue of parsed.error.issues) ctx.addIssue({ ...issue, path: [key, ...issue.path] } as Parameters<typeof ctx.addIssue>[0]);
+    }
+    return out;
+  }).optional();
+}
+
 function mapOrEmpty<T extends z.ZodType>(item: T) {
-  return z
-    .record(z.string(), z.array(item))
-    .nullable()
-    .optional()
-    .transform((v): Record<string, z.output<T>[]> => v ?? {});
+  return nullishRecordOf(z.array(item)).transform((v): Record<string, z.output<T>[]> => v ?? {});
 }
 
 /** `record.ground_truth`; `read_core_regions` is the one field that must be present. */
@@ -85,8 +106,8 @@ export const BenchRecordSchema = z.looseObject({
   problem_statement: OptionalText,
   patch: OptionalText,
   test_patch: OptionalText,
-  read_step_info: z.record(z.string(), z.array(ReadStepSchema)).nullish(),
-  meta: z.record(z.string(), z.unknown()).nullish(),
+  read_step_info: nullishRecordOf(z.array(ReadStepSchema)),
+  meta: nullishRecordOf(z.unknown()),
 });
 export type BenchRecord = z.output<typeof BenchRecordSchema>;
 
@@ -98,10 +119,7 @@ export const PredictionRowSchema = z.looseObject({
   instance_id: z.string().min(1, { error: 'must not be empty' }),
   explorer: z.string(),
   regions: z.array(RegionSchema),
-  metrics: z.record(z.string(), z.number().nullable()).nullish(),
+  metrics: nullishRecordOf(z.number().nullable()),
   num_regions: LineNumber.nullish(),
 });
 export type PredictionRow = z.output<typeof PredictionRowSchema>;
-
-// Compatibility re-exports: the zod-free helpers live in records.ts.
-export { describeValue, fastParseBenchRecord, fastParsePredictionRow, formatIssuePath, toGroundTruth, toRegions } from './records';

@@ -2,7 +2,7 @@ import * as vscode from 'vscode';
 import { lineRange } from './ranges';
 import { readLayerSettings } from './settings';
 import { snapshotPathOf } from './snapshot';
-import type { Store } from './store';
+import { changesView, type Store } from './store';
 
 /** `Core 2/4 · 31 lines · 24/31 covered within B=500 by #1, #3` above each core region. */
 export class CoreRegionCodeLensProvider implements vscode.CodeLensProvider, vscode.Disposable {
@@ -12,7 +12,9 @@ export class CoreRegionCodeLensProvider implements vscode.CodeLensProvider, vsco
 
   constructor(private readonly store: Store) {
     this.subscriptions = [
-      store.onDidChange(() => this.changed.fire()),
+      store.onDidChange((change) => {
+        if (changesView(change)) this.changed.fire();
+      }),
       vscode.workspace.onDidChangeConfiguration((event) => {
         if (event.affectsConfiguration('sweExplore.codeLens')) this.changed.fire();
       }),

@@ -1,7 +1,8 @@
 import * as vscode from 'vscode';
 import { OFFICIAL_METRIC_NAMES, PROFILES, type OfficialMetricName, type Profile, type Region } from '../core';
-import { resolveInSnapshot, RESOLVE_FAILURE_TEXT } from '../data/paths';
-import { METRIC_INFO } from '../webview/protocol';
+import { resolveInSnapshot, RESOLVE_FAILURE_TEXT } from '../data';
+import { safeNotificationText as safe } from '../shared/escape';
+import { METRIC_INFO } from '../shared/protocol';
 import type { DecorationController } from './decorations';
 import type { WorkspaceLoader } from './loader';
 import { lineRange } from './ranges';
@@ -46,15 +47,15 @@ export function registerCommands(services: Services): vscode.Disposable[] {
     if (view === undefined) return undefined;
     const root = view.instance.snapshotRoot;
     if (root === undefined) {
-      void vscode.window.showWarningMessage(`SWE-Explore: the snapshot of ${view.instance.instanceId} is missing or its repo_dir is refused; see the Problems panel.`);
+      void vscode.window.showWarningMessage(`SWE-Explore: the snapshot of ${safe(view.instance.instanceId)} is missing or its repo_dir is refused; see the Problems panel.`);
       return undefined;
     }
     const resolved = await resolveInSnapshot(root, place.path);
     if (!resolved.ok) {
-      void vscode.window.showWarningMessage(`SWE-Explore: ${place.path} ${RESOLVE_FAILURE_TEXT[resolved.reason]} (${view.instance.instanceId}).`);
+      void vscode.window.showWarningMessage(`SWE-Explore: ${safe(place.path)} ${RESOLVE_FAILURE_TEXT[resolved.reason]} (${safe(view.instance.instanceId)}).`);
       return undefined;
     }
-    const document = await vscode.workspace.openTextDocument(vscode.Uri.file(resolved.absolute));
+    const document = await vscode.workspace.openTextDocument(vscode.Uri.file(resolved.real));
     const range = lineRange(place.start, Math.max(place.start, place.end), document);
     const editor = await vscode.window.showTextDocument(document, { preview: false, selection: new vscode.Selection(range.start, range.start) });
     editor.revealRange(range, vscode.TextEditorRevealType.InCenterIfOutsideViewport);
@@ -66,7 +67,7 @@ export function registerCommands(services: Services): vscode.Disposable[] {
     const id = typeof instanceId === 'string' ? instanceId : await pickInstance(store);
     if (id === undefined) return;
     if (!store.data.instances.has(id)) {
-      void vscode.window.showErrorMessage(`SWE-Explore: no instance ${id} in the loaded bench file.`);
+      void vscode.window.showErrorMessage(`SWE-Explore: no instance ${safe(id)} in the loaded bench file.`);
       return;
     }
     const started = performance.now();
@@ -98,7 +99,7 @@ export function registerCommands(services: Services): vscode.Disposable[] {
     const view = store.view;
     if (view === undefined) return;
     if (places.length === 0) {
-      void vscode.window.showInformationMessage(`SWE-Explore: no ${what} in ${view.instance.instanceId}.`);
+      void vscode.window.showInformationMessage(`SWE-Explore: no ${what} in ${safe(view.instance.instanceId)}.`);
       return;
     }
     const order = new Map([...new Set(places.map((p) => p.path))].map((p, i) => [p, i]));
@@ -150,7 +151,11 @@ export function registerCommands(services: Services): vscode.Disposable[] {
     register('revealRegion', revealRegion),
     register('reload', () => loader.load()),
     register('pickExplorer', async (explorer?: unknown) => {
-      const chosen = typeof explorer === 'string' ? explorer : await vscode.window.showQuickPick(store.explorers, { title: 'SWE-Explore: explorer to score' });
+      // Quick-pick labels render $(icon) syntax: show the name escaped, keep the real one aside.
+      const chosen =
+        typeof explorer === 'string'
+          ? explorer
+          : (await vscode.window.showQuickPick(store.explorers.map((name) => ({ label: safe(name), explorer: name })), { title: 'SWE-Explore: explorer to score' }))?.explorer;
       if (chosen !== undefined && store.explorers.includes(chosen)) store.select({ explorer: chosen });
     }),
     register('setBudget', async (budget?: unknown) => {
@@ -191,11 +196,11 @@ export function registerCommands(services: Services): vscode.Disposable[] {
       const models = [...new Set(store.instanceIds.flatMap((id) => Object.keys(store.data.instances.get(id)!.groundTruth.optionalRegionsByModel)))].sort();
       const hidden = new Set(readLayerSettings().hiddenOptionalModels);
       const picked = await vscode.window.showQuickPick(
-        models.map((model) => ({ label: model, picked: !hidden.has(model) })),
+        models.map((model) => ({ label: safe(model), model, picked: !hidden.has(model) })),
         { canPickMany: true, title: 'SWE-Explore: optional regions to show, per model' },
       );
       if (picked === undefined) return;
-      const shown = new Set(picked.map((p) => p.label));
+      const shown = new Set(picked.map((p) => p.model));
       await updateSetting('layers.hiddenOptionalModels', models.filter((m) => !shown.has(m)));
     }),
     register('filterInstances', async () => {
@@ -235,13 +240,14 @@ async function pickInstance(store: Store): Promise<string | undefined> {
     const entry = store.data.instances.get(id)!;
     const metrics = store.scoreOf(id, explorer);
     return {
-      label: id,
-      description: entry.repo,
-      detail: metrics === undefined ? undefined : `${explorer}: recall ${metrics.recall.toFixed(3)} · nDCG@500 ${metrics.ndcg_at_500.toFixed(3)} · Recall@500 ${metrics.recall_at_500.toFixed(3)}`,
+      label: safe(id),
+      description: safe(entry.repo),
+      instanceId: id,
+      detail: metrics === undefined ? undefined : `${safe(explorer ?? '')}: recall ${metrics.recall.toFixed(3)} · nDCG@500 ${metrics.ndcg_at_500.toFixed(3)} · Recall@500 ${metrics.recall_at_500.toFixed(3)}`,
     };
   });
   const picked = await vscode.window.showQuickPick(items, { title: 'SWE-Explore: Open Instance', placeHolder: 'Instance id or repo', matchOnDescription: true });
-  return picked?.label;
+  return picked?.instanceId;
 }
 
 async function pickBudget(current: number): Promise<number | undefined> {

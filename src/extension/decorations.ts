@@ -3,7 +3,7 @@ import { EMPTY_SET, lineSetUnion, subtract, type IntervalSet, type LineSet } fro
 import { lineRange } from './ranges';
 import { readLayerSettings, type LayerSettings } from './settings';
 import { snapshotPathOf } from './snapshot';
-import type { InstanceView, Store } from './store';
+import { changesView, type InstanceView, type Store } from './store';
 
 const color = (id: string): vscode.ThemeColor => new vscode.ThemeColor(`sweExplore.${id}`);
 
@@ -82,6 +82,8 @@ export class DecorationController implements vscode.Disposable {
   private layers: LayerSettings = readLayerSettings();
   /** Milliseconds the last full repaint took. */
   lastPaintMs = 0;
+  /** Full repaints so far (tests check that unrelated changes cause none). */
+  paintCount = 0;
   /**
    * What each visible editor last received, per layer, as 1-based line ranges. The VS Code API
    * cannot read decorations back, so this is how integration tests check the painted ranges.
@@ -92,7 +94,10 @@ export class DecorationController implements vscode.Disposable {
 
   constructor(private readonly store: Store) {
     this.subscriptions.push(
-      store.onDidChange(() => this.paintAll()),
+      // Background line counts of other instances change nothing on screen.
+      store.onDidChange((change) => {
+        if (changesView(change)) this.paintAll();
+      }),
       vscode.window.onDidChangeVisibleTextEditors(() => this.paintAll()),
       vscode.workspace.onDidChangeConfiguration((event) => {
         if (event.affectsConfiguration('sweExplore.layers')) {
@@ -105,6 +110,7 @@ export class DecorationController implements vscode.Disposable {
 
   paintAll(): void {
     const started = performance.now();
+    this.paintCount++;
     const view = this.store.view;
     this.applied.clear();
     for (const editor of vscode.window.visibleTextEditors) this.paint(editor, view);

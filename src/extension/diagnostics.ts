@@ -1,5 +1,5 @@
 import * as vscode from 'vscode';
-import type { Problem } from '../data/problems';
+import type { Problem } from '../data';
 
 /** Shows data problems (schema errors, impossible regions, missing files) in the Problems panel. */
 export class DataDiagnostics implements vscode.Disposable {

@@ -10,10 +10,10 @@ import { ScoresViewProvider, SCORES_VIEW_ID } from './scoresView';
 import { readScoringSettings } from './settings';
 import { snapshotPathOf } from './snapshot';
 import { ScoreStatusBar } from './statusBar';
-import { Store } from './store';
+import { changesView, Store, type StoreChange } from './store';
 import { InstancesTreeProvider, RegionsTreeProvider } from './trees';
 
-/** What the extension exports, for integration tests and other extensions. */
+/** What the extension exports in test mode only (integration tests); other extensions get nothing. */
 export interface InspectorApi {
   readonly store: Store;
   readonly loader: WorkspaceLoader;
@@ -25,7 +25,7 @@ export interface InspectorApi {
   readonly activationMs: number;
 }
 
-export function activate(context: vscode.ExtensionContext): InspectorApi {
+export function activate(context: vscode.ExtensionContext): InspectorApi | undefined {
   const started = performance.now();
   const store = new Store(readScoringSettings());
   const loader = new WorkspaceLoader(store);
@@ -58,6 +58,11 @@ export function activate(context: vscode.ExtensionContext): InspectorApi {
     },
   });
   const pushScores = (): void => scoresView.update(buildScoresState(store));
+  /**
+   * The Scores view shows the open instance and the explorers' macro averages: background line
+   * counts of other instances change neither until the last batch makes the averages final.
+   */
+  const scoresDependOn = (change: StoreChange): boolean => changesView(change) || (change.kind === 'lineCounts' && change.complete);
   // Navigation keybindings apply only in an editor showing a file of the open instance's snapshot.
   const setContext = (): void => {
     const editor = vscode.window.activeTextEditor;
@@ -81,9 +86,9 @@ export function activate(context: vscode.ExtensionContext): InspectorApi {
     vscode.window.registerWebviewViewProvider(SCORES_VIEW_ID, scoresView),
     vscode.languages.registerHoverProvider({ scheme: 'file' }, new LineHoverProvider(store)),
     vscode.languages.registerCodeLensProvider({ scheme: 'file' }, codeLens),
-    store.onDidChange(() => {
-      pushScores();
-      setContext();
+    store.onDidChange((change) => {
+      if (scoresDependOn(change)) pushScores();
+      if (changesView(change)) setContext();
     }),
     loader.onDidChangeProblems((problems) => diagnostics.show(problems)),
     vscode.window.onDidChangeActiveTextEditor(setContext),
@@ -94,6 +99,7 @@ export function activate(context: vscode.ExtensionContext): InspectorApi {
   // Reading data runs in the background so that activation itself stays cheap.
   const ready = loader.load();
   context.subscriptions.push(...registerCommands({ store, loader, decorations, instancesTree, timings, whenLoaded: () => loader.whenLoaded() }));
+  if (context.extensionMode !== vscode.ExtensionMode.Test) return undefined;
   return { store, loader, decorations, scoresView, timings, ready, activationMs: performance.now() - started };
 }
 

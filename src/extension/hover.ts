@@ -1,6 +1,7 @@
 import * as vscode from 'vscode';
 import { containsLine, EMPTY_SET } from '../core';
 import { resolveRegion } from '../core/resolve';
+import { escapeMarkdownText } from '../shared/escape';
 import { snapshotPathOf } from './snapshot';
 import type { Store } from './store';
 
@@ -16,13 +17,21 @@ export class LineHoverProvider implements vscode.HoverProvider {
     if (view === undefined || path === undefined) return undefined;
     const line = position.line + 1;
     const { explanation, instance } = view;
-    const md = new vscode.MarkdownString();
-    const bullet = (text: string): void => {
-      md.appendText(`• ${text}`);
+    // Ids, paths, model and explorer names come from data. The hover stays untrusted (no command
+    // links run) without theme icons or HTML, and every text piece goes through escapeMarkdownText,
+    // which unlike appendText also defeats autolinks, entities and `$(icon)`.
+    const md = new vscode.MarkdownString(undefined, false);
+    md.isTrusted = false;
+    md.supportHtml = false;
+    const text = (value: string): void => {
+      md.appendMarkdown(escapeMarkdownText(value));
+    };
+    const bullet = (value: string): void => {
+      text(`• ${value}`);
       md.appendMarkdown('  \n');
     };
     md.appendMarkdown('**SWE-Explore** ');
-    md.appendText(`${instance.instanceId} · line ${line}`);
+    text(`${instance.instanceId} · line ${line}`);
     md.appendMarkdown('\n\n');
 
     const layers: string[] = [];

@@ -1,6 +1,6 @@
 import { OFFICIAL_METRIC_NAMES, recallAt, type OfficialMetricName } from '../core';
 import type { Resolution } from '../core/resolve';
-import { METRIC_INFO, type CurvePoint, type ExplorerComparison, type ScoresState } from '../webview/protocol';
+import { METRIC_INFO, type CurvePoint, type ExplorerComparison, type ExplorerMacroRow, type ScoresState } from '../shared/protocol';
 import type { Store } from './store';
 
 const CURVE_POINTS = 60;
@@ -21,6 +21,7 @@ export function buildScoresState(store: Store): ScoresState {
     predictions: [],
     quirks: [],
     comparison: [],
+    macros: macroRows(store),
   };
   if (store.loading) return { ...base, status: 'loading', message: 'Loading SWE-Explore data…' };
   const view = store.view;
@@ -76,6 +77,14 @@ export function buildScoresState(store: Store): ScoresState {
     quirks: explanation.quirks.map((q) => q.message),
     comparison,
   };
+}
+
+/** Every explorer's macro averages, through the same scoring path as `swe-explore score`. */
+function macroRows(store: Store): ExplorerMacroRow[] {
+  if (store.loading) return [];
+  const rows: ExplorerMacroRow[] = [];
+  for (const macro of store.macros.values()) rows.push({ explorer: macro.explorer, values: macro.macro as ExplorerMacroRow['values'], instances: macro.instances, expected: macro.expected });
+  return rows;
 }
 
 /** A banner for what is wrong with the instance's snapshot, shown in place above the scores. */

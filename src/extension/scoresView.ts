@@ -5,7 +5,7 @@
 import { randomBytes } from 'node:crypto';
 import { performance } from 'node:perf_hooks';
 import * as vscode from 'vscode';
-import { parseFromWebview, type FromWebview, type ScoresState, type ToWebview } from '../webview/protocol';
+import { parseFromWebview, type FromWebview, type ScoresState, type ToWebview } from '../shared/protocol';
 
 /** View id contributed under the SWE-Explore activity-bar container. */
 export const SCORES_VIEW_ID = 'sweExplore.scores';
@@ -66,8 +66,12 @@ export class ScoresViewProvider implements vscode.WebviewViewProvider, vscode.Di
     webview.html = this.html(webview);
   }
 
+  /** States received so far (tests check that unrelated changes send none). */
+  updateCount = 0;
+
   /** Remembers the state and posts it once the webview has said it is ready. */
   update(state: ScoresState): void {
+    this.updateCount++;
     this.latest = state;
     this.post();
   }

@@ -1,5 +1,6 @@
 import * as vscode from 'vscode';
-import type { Store } from './store';
+import { safeNotificationText as safe } from '../shared/escape';
+import { changesView, type Store } from './store';
 
 /** `instance · explorer · nDCG@B · R`, click to open another instance. */
 export class ScoreStatusBar implements vscode.Disposable {
@@ -9,7 +10,9 @@ export class ScoreStatusBar implements vscode.Disposable {
   constructor(private readonly store: Store) {
     this.item.name = 'SWE-Explore score';
     this.item.command = 'sweExplore.openInstance';
-    this.subscription = store.onDidChange(() => this.update());
+    this.subscription = store.onDidChange((change) => {
+      if (changesView(change)) this.update();
+    });
     this.update();
   }
 
@@ -20,8 +23,9 @@ export class ScoreStatusBar implements vscode.Disposable {
       return;
     }
     const { budget } = view.explanation;
-    const explorer = view.explorer ?? 'no explorer';
-    this.item.text = `$(telescope) ${view.instance.instanceId} · ${explorer} · nDCG@${budget} ${view.explanation.ndcg.ndcg.toFixed(3)} · R ${view.explanation.metrics.recall.toFixed(3)}`;
+    // Status bar text renders $(icon) syntax: the id and explorer come from data, so go through safe().
+    const explorer = view.explorer === undefined ? 'no explorer' : safe(view.explorer);
+    this.item.text = `$(telescope) ${safe(view.instance.instanceId)} · ${explorer} · nDCG@${budget} ${view.explanation.ndcg.ndcg.toFixed(3)} · R ${view.explanation.metrics.recall.toFixed(3)}`;
     this.item.tooltip = `SWE-Explore (${view.prepared.profile} profile): nDCG@${budget} = ${view.explanation.ndcg.ndcg}, recall = ${view.explanation.metrics.recall}, Recall@${budget} = ${view.explanation.recallAtBudget}. Click to open another instance.`;
     this.item.show();
   }

@@ -13,42 +13,11 @@ import {
   type Profile,
   type Region,
 } from '../core';
-import type { BenchRecord } from '../data/schemas';
-import type { Problem } from '../data/problems';
-import { Emitter, type Disposable } from './emitter';
+import { EMPTY_WORKSPACE, isScored, metricFields, scoreRows, type ExplorerSummary, type InstanceEntry, type WorkspaceModel } from '../data';
+import { Emitter } from './emitter';
+import { Disposable } from './lifecycle';
 
-/** One bench record as the inspector holds it. */
-export interface InstanceEntry {
-  readonly instanceId: string;
-  /** `org/repo`, or the id's prefix when the record has no `repo`. */
-  readonly repo: string;
-  readonly record: BenchRecord;
-  readonly groundTruth: GroundTruth;
-  /** 1-based line of the record in the bench file. */
-  readonly benchLine: number;
-  /**
-   * Absolute folder of the instance's repo snapshot, or undefined when `repo_dir` is missing on
-   * disk or refused (absolute, escaping the repos root): then nothing of it is read or opened.
-   */
-  readonly snapshotRoot: string | undefined;
-}
-
-/** One explorer's prediction row for one instance. */
-export interface PredictionEntry {
-  readonly regions: readonly Region[];
-  readonly file: string;
-  readonly line: number;
-}
-
-/** Everything read from disk; replaced as a whole on every (re)load. */
-export interface WorkspaceData {
-  readonly benchFile: string | undefined;
-  readonly reposRoot: string | undefined;
-  readonly instances: ReadonlyMap<string, InstanceEntry>;
-  /** explorer → instance id → row. */
-  readonly predictions: ReadonlyMap<string, ReadonlyMap<string, PredictionEntry>>;
-  readonly problems: readonly Problem[];
-}
+export type { InstanceEntry, PredictionEntry, WorkspaceModel } from '../data';
 
 export interface Selection {
   readonly instanceId: string | undefined;
@@ -74,20 +43,40 @@ export interface InstanceView {
   readonly computeMs: number;
 }
 
-export type StoreChange = 'data' | 'selection' | 'lineCounts';
+/**
+ * What changed, so that each view repaints only what depends on it:
+ * - `data`: a (re)load started or finished — everything may differ;
+ * - `selection`: which parts of the selection changed;
+ * - `lineCounts`: counts arrived for these instances; `current` when the open instance is among
+ *   them (only then do the editor, the Regions tree and the instance's scores change), `complete`
+ *   when no instance is left to count (benchmark-wide averages are final).
+ */
+export type StoreChange =
+  | { readonly kind: 'data' }
+  | { readonly kind: 'selection'; readonly changed: ReadonlySet<keyof Selection> }
+  | { readonly kind: 'lineCounts'; readonly instanceIds: ReadonlySet<string>; readonly current: boolean; readonly complete: boolean };
 
-const EMPTY_DATA: WorkspaceData = { benchFile: undefined, reposRoot: undefined, instances: new Map(), predictions: new Map(), problems: [] };
+/** True when the change alters the open instance's view (editor layers, Regions tree, Scores, status bar). */
+export function changesView(change: StoreChange): boolean {
+  return change.kind !== 'lineCounts' || change.current;
+}
+
+/** Macro averages of one explorer over the instances scored so far. */
+export interface ExplorerMacro extends ExplorerSummary {
+  /** Instances that take part (bench records with a core, and a row of this explorer). */
+  readonly expected: number;
+}
 
 /**
  * The single state store: loaded data, line counts, the selection. Views subscribe to
  * {@link onDidChange} and read derived state through the memoised getters, so a change is
  * computed once however many views redraw.
  */
-export class Store implements Disposable {
-  private readonly changed = new Emitter<StoreChange>();
+export class Store extends Disposable {
+  private readonly changed = this.register(new Emitter<StoreChange>());
   readonly onDidChange = this.changed.event;
 
-  private dataValue: WorkspaceData = EMPTY_DATA;
+  private dataValue: WorkspaceModel = EMPTY_WORKSPACE;
   private selectionValue: Selection;
   private loadingValue = false;
   private readonly lineCounts = new Map<string, ReadonlyMap<string, number>>();
@@ -96,12 +85,14 @@ export class Store implements Disposable {
   /** Resolved ground truth per instance and profile, shared by every explorer and budget. */
   private readonly groundTruthCache = new Map<string, PreparedGroundTruth>();
   private readonly patchLineCache = new Map<string, LineSet>();
+  private macroCache: ReadonlyMap<string, ExplorerMacro> | undefined;
 
   constructor(initial: Omit<Selection, 'instanceId' | 'explorer'>) {
+    super();
     this.selectionValue = { ...initial, instanceId: undefined, explorer: undefined };
   }
 
-  get data(): WorkspaceData {
+  get data(): WorkspaceModel {
     return this.dataValue;
   }
 
@@ -113,8 +104,9 @@ export class Store implements Disposable {
     return this.loadingValue;
   }
 
+  /** Explorer labels, sorted (see the workspace model's explorer rule). */
   get explorers(): string[] {
-    return [...this.dataValue.predictions.keys()].sort();
+    return [...this.dataValue.explorers.keys()].sort();
   }
 
   /** Instance ids in bench order. */
@@ -125,11 +117,11 @@ export class Store implements Disposable {
   setLoading(loading: boolean): void {
     if (this.loadingValue === loading) return;
     this.loadingValue = loading;
-    this.changed.fire('data');
+    this.changed.fire({ kind: 'data' });
   }
 
   /** Replaces the loaded data; keeps the selection where it still makes sense. */
-  setData(data: WorkspaceData): void {
+  setData(data: WorkspaceModel): void {
     this.dataValue = data;
     this.loadingValue = false;
     this.invalidate();
@@ -140,18 +132,21 @@ export class Store implements Disposable {
       instanceId: instanceId !== undefined && data.instances.has(instanceId) ? instanceId : undefined,
       explorer: explorer !== undefined && explorers.includes(explorer) ? explorer : explorers[0],
     };
-    this.changed.fire('data');
+    this.changed.fire({ kind: 'data' });
   }
 
   select(change: Partial<Selection>): void {
     const next = { ...this.selectionValue, ...change };
-    const same = (Object.keys(next) as (keyof Selection)[]).every((key) => next[key] === this.selectionValue[key]);
-    if (same) return;
-    const scoresChange = next.profile !== this.selectionValue.profile || next.topK !== this.selectionValue.topK;
+    const changed = new Set<keyof Selection>();
+    for (const key of Object.keys(next) as (keyof Selection)[]) if (next[key] !== this.selectionValue[key]) changed.add(key);
+    if (changed.size === 0) return;
     this.selectionValue = next;
     this.viewCache = undefined;
-    if (scoresChange) this.scoreCache.clear();
-    this.changed.fire('selection');
+    if (changed.has('profile') || changed.has('topK')) {
+      this.scoreCache.clear();
+      this.macroCache = undefined;
+    }
+    this.changed.fire({ kind: 'selection', changed });
   }
 
   hasLineCounts(instanceId: string): boolean {
@@ -162,17 +157,24 @@ export class Store implements Disposable {
     return this.lineCounts.get(instanceId);
   }
 
-  /** Stores line counts for several instances at once (one change event). */
-  setLineCounts(counts: ReadonlyMap<string, ReadonlyMap<string, number>>): void {
-    if (counts.size === 0) return;
-    for (const [instanceId, map] of counts) {
-      this.lineCounts.set(instanceId, map);
+  /**
+   * Stores line counts for several instances at once (one change event). `complete` says that no
+   * instance is left to count.
+   */
+  setLineCounts(counts: ReadonlyMap<string, ReadonlyMap<string, number>>, complete = false): void {
+    if (counts.size === 0 && !complete) return;
+    for (const [instanceId, map] of counts) this.lineCounts.set(instanceId, map);
+    if (counts.size > 0) {
+      // One pass over each cache, whatever the batch size.
+      const ids = new Set(counts.keys());
       for (const cache of [this.scoreCache, this.groundTruthCache]) {
-        for (const key of cache.keys()) if (key.startsWith(`${instanceId}\u0000`)) cache.delete(key);
+        for (const key of cache.keys()) if (ids.has(key.slice(0, key.indexOf('\u0000')))) cache.delete(key);
       }
+      this.macroCache = undefined;
     }
-    if (this.selectionValue.instanceId !== undefined && counts.has(this.selectionValue.instanceId)) this.viewCache = undefined;
-    this.changed.fire('lineCounts');
+    const current = this.selectionValue.instanceId !== undefined && counts.has(this.selectionValue.instanceId);
+    if (current) this.viewCache = undefined;
+    this.changed.fire({ kind: 'lineCounts', instanceIds: new Set(counts.keys()), current, complete });
   }
 
   /** Forgets line counts (files changed on disk). */
@@ -184,7 +186,7 @@ export class Store implements Disposable {
   /** The explorer's scored list for an instance: its row sliced to top-k. */
   predictionsFor(instanceId: string, explorer: string | undefined): Region[] {
     if (explorer === undefined) return [];
-    const row = this.dataValue.predictions.get(explorer)?.get(instanceId);
+    const row = this.dataValue.explorers.get(explorer)?.rows.get(instanceId);
     return row === undefined ? [] : row.regions.slice(0, this.selectionValue.topK);
   }
 
@@ -228,6 +230,34 @@ export class Store implements Disposable {
     return metrics;
   }
 
+  /**
+   * Macro averages per explorer over the instances whose line counts are known, through the same
+   * scoring path as `swe-explore score` (top-k, empty-core instances left out), so the sidebar and
+   * the CLI agree once every instance is counted (`instances === expected`).
+   */
+  get macros(): ReadonlyMap<string, ExplorerMacro> {
+    if (this.macroCache !== undefined) return this.macroCache;
+    const { profile, topK } = this.selectionValue;
+    const result = scoreRows(
+      this.dataValue,
+      (entry) => (this.lineCounts.has(entry.instanceId) ? this.preparedGroundTruth(entry, profile) : undefined),
+      { profile, k: topK },
+    );
+    const macros = new Map<string, ExplorerMacro>();
+    const summaries = new Map(result.summaries.map((s) => [s.explorer, s]));
+    for (const [label, run] of this.dataValue.explorers) {
+      let expected = 0;
+      for (const instanceId of run.rows.keys()) {
+        const entry = this.dataValue.instances.get(instanceId);
+        if (entry !== undefined && isScored(entry)) expected++;
+      }
+      const summary = summaries.get(label) ?? { explorer: label, macro: Object.fromEntries(metricFields().map((f) => [f, 0])), instances: 0 };
+      macros.set(label, { ...summary, expected });
+    }
+    this.macroCache = macros;
+    return macros;
+  }
+
   /** The gold patch's base lines depend on the record only, not on explorer, budget or profile. */
   private patchLinesOf(instance: InstanceEntry): LineSet {
     let lines = this.patchLineCache.get(instance.instanceId);
@@ -253,9 +283,6 @@ export class Store implements Disposable {
     this.scoreCache.clear();
     this.groundTruthCache.clear();
     this.patchLineCache.clear();
-  }
-
-  dispose(): void {
-    this.changed.dispose();
+    this.macroCache = undefined;
   }
 }

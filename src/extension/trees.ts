@@ -1,8 +1,9 @@
 import * as vscode from 'vscode';
 import type { OfficialMetricName } from '../core';
-import { METRIC_INFO } from '../webview/protocol';
+import { safeNotificationText as safe } from '../shared/escape';
+import { METRIC_INFO } from '../shared/protocol';
 import { describeResolution } from './scoresState';
-import type { Store } from './store';
+import { changesView, type Store, type StoreChange } from './store';
 
 /** Arguments of `sweExplore.revealRegion`. */
 export type RevealTarget =
@@ -18,14 +19,40 @@ function formatScore(value: number): string {
 
 /** Instances grouped by repo, each with a compact score for the current explorer; filterable and sortable. */
 export class InstancesTreeProvider implements vscode.TreeDataProvider<InstanceNode>, vscode.Disposable {
-  private readonly changed = new vscode.EventEmitter<InstanceNode | undefined>();
+  private readonly changed = new vscode.EventEmitter<InstanceNode | InstanceNode[] | undefined>();
   readonly onDidChangeTreeData = this.changed.event;
   private readonly subscription: vscode.Disposable;
   private filterText = '';
   private sortMetricValue: OfficialMetricName | undefined;
 
+  /** One node object per instance, so that a change can refresh exactly the items it affects. */
+  private readonly instanceNodes = new Map<string, InstanceNode>();
+
   constructor(private readonly store: Store) {
-    this.subscription = store.onDidChange(() => this.changed.fire(undefined));
+    this.subscription = store.onDidChange((change) => this.onStoreChange(change));
+  }
+
+  private onStoreChange(change: StoreChange): void {
+    if (change.kind === 'data') this.instanceNodes.clear();
+    // Counts of a batch of other instances only fill in their scores: refresh those items, unless
+    // the order depends on the scores.
+    if (change.kind === 'lineCounts' && !change.current && this.sortMetricValue === undefined) {
+      const nodes: InstanceNode[] = [];
+      for (const id of change.instanceIds) {
+        const node = this.instanceNodes.get(id);
+        if (node !== undefined) nodes.push(node);
+      }
+      if (nodes.length > 0) this.changed.fire(nodes);
+      return;
+    }
+    if (change.kind === 'selection' && !change.changed.has('explorer') && !change.changed.has('instanceId') && !change.changed.has('profile') && !change.changed.has('topK')) return;
+    this.changed.fire(undefined);
+  }
+
+  private instanceNode(instanceId: string): InstanceNode {
+    let node = this.instanceNodes.get(instanceId);
+    if (node === undefined) this.instanceNodes.set(instanceId, (node = { kind: 'instance', instanceId }));
+    return node;
   }
 
   get filter(): string {
@@ -53,14 +80,15 @@ export class InstancesTreeProvider implements vscode.TreeDataProvider<InstanceNo
 
   getChildren(node?: InstanceNode): InstanceNode[] {
     if (node === undefined) return this.repos().map((repo) => ({ kind: 'repo', repo }));
-    if (node.kind === 'repo') return this.instancesOf(node.repo).map((instanceId) => ({ kind: 'instance', instanceId }));
+    if (node.kind === 'repo') return this.instancesOf(node.repo).map((instanceId) => this.instanceNode(instanceId));
     return [];
   }
 
   getTreeItem(node: InstanceNode): vscode.TreeItem {
     if (node.kind === 'repo') {
       const count = this.instancesOf(node.repo).length;
-      const item = new vscode.TreeItem(node.repo, vscode.TreeItemCollapsibleState.Expanded);
+      // Labels, descriptions and tooltips carry data: shown through safe() (no $(icon) or links).
+      const item = new vscode.TreeItem(safe(node.repo), vscode.TreeItemCollapsibleState.Expanded);
       item.description = `${count} instance${count === 1 ? '' : 's'}`;
       item.iconPath = new vscode.ThemeIcon('repo');
       item.id = `repo:${node.repo}`;
@@ -68,7 +96,7 @@ export class InstancesTreeProvider implements vscode.TreeDataProvider<InstanceNo
     }
     const { selection } = this.store;
     const metrics = this.store.scoreOf(node.instanceId, selection.explorer);
-    const item = new vscode.TreeItem(node.instanceId, vscode.TreeItemCollapsibleState.None);
+    const item = new vscode.TreeItem(safe(node.instanceId), vscode.TreeItemCollapsibleState.None);
     item.id = `instance:${node.instanceId}`;
     const shown: OfficialMetricName = this.sortMetricValue ?? 'recall';
     if (metrics === undefined) {
@@ -80,7 +108,7 @@ export class InstancesTreeProvider implements vscode.TreeDataProvider<InstanceNo
     }
     const isCurrent = selection.instanceId === node.instanceId;
     item.iconPath = new vscode.ThemeIcon(isCurrent ? 'eye' : metrics === undefined ? 'circle-outline' : metrics.recall >= 1 ? 'pass' : metrics.recall > 0 ? 'circle-large-outline' : 'error');
-    item.tooltip = `${node.instanceId}${selection.explorer === undefined ? '' : ` · ${selection.explorer}`}${isCurrent ? ' (open)' : ''}`;
+    item.tooltip = `${safe(node.instanceId)}${selection.explorer === undefined ? '' : ` · ${safe(selection.explorer)}`}${isCurrent ? ' (open)' : ''}`;
     item.command = { command: 'sweExplore.openInstance', title: 'Open Instance', arguments: [node.instanceId] };
     item.contextValue = 'sweExplore.instance';
     return item;
@@ -127,7 +155,9 @@ export class RegionsTreeProvider implements vscode.TreeDataProvider<RegionNode>,
   private readonly subscription: vscode.Disposable;
 
   constructor(private readonly store: Store) {
-    this.subscription = store.onDidChange(() => this.changed.fire(undefined));
+    this.subscription = store.onDidChange((change) => {
+      if (changesView(change)) this.changed.fire(undefined);
+    });
   }
 
   getChildren(node?: RegionNode): RegionNode[] {
@@ -137,9 +167,9 @@ export class RegionsTreeProvider implements vscode.TreeDataProvider<RegionNode>,
       const groups: RegionNode[] = [{ kind: 'group', group: 'core', label: `Core regions (${view.explanation.coreRegions.length})` }];
       for (const model of Object.keys(view.instance.groundTruth.optionalRegionsByModel)) {
         const count = view.prepared.optionalRegions.filter((r) => r.model === model).length;
-        groups.push({ kind: 'group', group: `optional:${model}`, label: `Optional · ${model} (${count})` });
+        groups.push({ kind: 'group', group: `optional:${model}`, label: `Optional · ${safe(model)} (${count})` });
       }
-      groups.push({ kind: 'group', group: 'predictions', label: `Predictions · ${view.explorer ?? 'no explorer'} (${view.predictions.length})` });
+      groups.push({ kind: 'group', group: 'predictions', label: `Predictions · ${view.explorer === undefined ? 'no explorer' : safe(view.explorer)} (${view.predictions.length})` });
       return groups;
     }
     if (node.kind === 'leaf') return [];
@@ -160,7 +190,7 @@ export class RegionsTreeProvider implements vscode.TreeDataProvider<RegionNode>,
     const reveal = { command: 'sweExplore.revealRegion', title: 'Reveal', arguments: [target] };
     if (target.kind === 'core') {
       const r = view.explanation.coreRegions[target.index]!;
-      const item = new vscode.TreeItem(`${r.region.path}:${r.region.start}–${r.region.end}`);
+      const item = new vscode.TreeItem(safe(`${r.region.path}:${r.region.start}–${r.region.end}`));
       const status = r.lines === 0 ? 'no lines' : `${r.coveredLinesInBudget}/${r.lines} in B` + (r.coveredLines > r.coveredLinesInBudget ? ` (${r.coveredLines} overall)` : '');
       item.description = status;
       item.iconPath = new vscode.ThemeIcon(r.lines > 0 && r.coveredLinesInBudget === r.lines ? 'pass-filled' : r.coveredLinesInBudget > 0 ? 'circle-large-outline' : 'error');
@@ -170,14 +200,14 @@ export class RegionsTreeProvider implements vscode.TreeDataProvider<RegionNode>,
     }
     if (target.kind === 'optional') {
       const r = view.prepared.optionalRegions[target.index]!;
-      const item = new vscode.TreeItem(`${r.region.path}:${r.region.start}–${r.region.end}`);
+      const item = new vscode.TreeItem(safe(`${r.region.path}:${r.region.start}–${r.region.end}`));
       item.description = describeResolution(r.resolution);
       item.iconPath = new vscode.ThemeIcon('circle-outline');
       item.command = reveal;
       return item;
     }
     const p = view.explanation.predictions[target.rank - 1]!;
-    const item = new vscode.TreeItem(`#${p.rank} ${p.region.path}:${p.region.start}–${p.region.end}`);
+    const item = new vscode.TreeItem(safe(`#${p.rank} ${p.region.path}:${p.region.start}–${p.region.end}`));
     const status = { in: '✓ in B', partial: `◐ ${p.linesInBudget}/${p.lines} in B`, over: '✗ over B', 'no-lines': '⚠ no lines' }[p.budgetStatus];
     item.description = `${p.lines} lines · cum ${p.cumulativeLength} · ${status}`;
     item.tooltip = `${describeResolution(p.resolution)} · gain ${p.gain} · discount ${p.discount.toFixed(3)} · ${p.noise ? 'noise region' : `touches core ${p.coreRegionsTouched.map((i) => i + 1).join(', ') || '—'}`}`;

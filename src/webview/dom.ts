@@ -5,7 +5,12 @@
 
 export type AttrValue = string | number | boolean | null | undefined;
 export type Attrs = Readonly<Record<string, AttrValue>>;
-export type Child = Node | string | number | null | undefined | false;
+/** A list is appended in order: callers pass data-sized lists as one argument, never spread into a call. */
+export type Child = Node | string | number | null | undefined | false | readonly Child[];
+
+function isChildList(child: Child): child is readonly Child[] {
+  return Array.isArray(child);
+}
 
 function applyAttrs(node: Element, attrs: Attrs | null | undefined): void {
   if (attrs === undefined || attrs === null) return;
@@ -18,7 +23,8 @@ function applyAttrs(node: Element, attrs: Attrs | null | undefined): void {
 function appendChildren(node: Node, children: readonly Child[]): void {
   for (const child of children) {
     if (child === null || child === undefined || child === false) continue;
-    node.appendChild(typeof child === 'object' ? child : document.createTextNode(String(child)));
+    if (isChildList(child)) appendChildren(node, child);
+    else node.appendChild(typeof child === 'object' ? child : document.createTextNode(String(child)));
   }
 }
 
@@ -43,5 +49,5 @@ export function svg<K extends keyof SVGElementTagNameMap>(tag: K, attrs?: Attrs 
 /** A section with a heading; `id` makes the heading label the section for screen readers. */
 export function section(id: string, title: string, ...children: Child[]): HTMLElement {
   const headingId = `${id}-heading`;
-  return el('section', { class: `block ${id}`, 'aria-labelledby': headingId }, el('h3', { id: headingId }, title), ...children);
+  return el('section', { class: `block ${id}`, 'aria-labelledby': headingId }, el('h3', { id: headingId }, title), children);
 }

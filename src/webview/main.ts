@@ -3,7 +3,7 @@
  * `ready`, renders every validated `state` message, and keeps the last state in the webview's
  * own storage so a hidden-then-shown view repaints before the extension answers.
  */
-import { parseToWebview, type FromWebview, type ScoresState } from './protocol';
+import { parseToWebview, type FromWebview, type ScoresState } from '../shared/protocol';
 import { createScoresView } from './renderView';
 
 interface VsCodeApi {

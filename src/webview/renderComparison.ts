@@ -1,6 +1,6 @@
 /** Side-by-side comparison of every loaded explorer on a few key metrics for this instance. */
 import { OFFICIAL_BUDGETS, type OfficialMetricName } from '../core/types';
-import { METRIC_INFO, type ExplorerComparison, type FromWebview, type ScoresState } from './protocol';
+import { METRIC_INFO, type ExplorerComparison, type ExplorerMacroRow, type FromWebview, type ScoresState } from '../shared/protocol';
 import { el, section } from './dom';
 import { fmt3, isNum } from './format';
 
@@ -22,18 +22,48 @@ const SHORT_LABELS: Partial<Record<OfficialMetricName, string>> = {
   first_useful_hit: '1st hit',
 };
 
+function isComparison(entry: unknown): entry is ExplorerComparison {
+  if (typeof entry !== 'object' || entry === null) return false;
+  const candidate = entry as Partial<ExplorerComparison>;
+  return typeof candidate.explorer === 'string' && typeof candidate.values === 'object' && candidate.values !== null;
+}
+
 export function renderComparison(state: ScoresState, post: (message: FromWebview) => void): HTMLElement | null {
-  const entries = state.comparison.filter(
-    (entry): entry is ExplorerComparison => typeof entry === 'object' && entry !== null && typeof entry.explorer === 'string' && typeof entry.values === 'object' && entry.values !== null,
-  );
+  const entries = state.comparison.filter(isComparison);
   if (entries.length < 2) return null;
+  return comparisonSection(state, post, entries, 'comparison', 'Explorers compared', 'this instance');
+}
+
+/**
+ * Macro averages per explorer over the loaded instances: the numbers `swe-explore score` prints
+ * for the same folder (top-k, empty-core instances left out), labelled with how many instances
+ * they cover while line counts are still being read.
+ */
+export function renderMacros(state: ScoresState, post: (message: FromWebview) => void): HTMLElement | null {
+  const entries = state.macros.filter((entry): entry is ExplorerMacroRow => isComparison(entry) && isNum(entry.instances) && isNum(entry.expected));
+  if (entries.length === 0) return null;
+  const counted = entries.every((entry) => entry.instances === entry.expected);
+  const coverage = entries.map((entry) => `${entry.explorer}: ${entry.instances}/${entry.expected}`).join(', ');
+  return comparisonSection(state, post, entries, 'macros', `Macro average over the benchmark${counted ? '' : ' (counting…)'}`, `instances ${coverage}`);
+}
+
+function comparisonSection(
+  state: ScoresState,
+  post: (message: FromWebview) => void,
+  entries: readonly ExplorerComparison[],
+  id: string,
+  title: string,
+  scope: string,
+): HTMLElement {
 
   const b = nearestOfficialBudget(state.budget);
   const columns: readonly OfficialMetricName[] = ['recall', 'precision', `ndcg_at_${b}`, `recall_at_${b}`, 'first_useful_hit'];
   const best = new Map<OfficialMetricName, number>();
   for (const name of columns) {
     const values = entries.map((entry) => entry.values[name]).filter(isNum);
-    if (values.length > 0) best.set(name, Math.max(...values));
+    let max = -Infinity;
+    for (const value of values) max = Math.max(max, value);
+    if (values.length > 0) best.set(name, max);
   }
 
   // Each explorer is a <tbody>: its name on a full-width row, the numbers below, so five
@@ -51,7 +81,7 @@ export function renderComparison(state: ScoresState, post: (message: FromWebview
     const current = entry.explorer === state.explorer;
     const name = current
       ? el('span', { class: 'explorer-name' }, '▸\u00a0', entry.explorer, el('span', { class: 'muted' }, ' (shown)'))
-      : el('button', { type: 'button', class: 'link', 'data-focus-key': `compare-${entry.explorer}`, title: `Show ${entry.explorer}` }, entry.explorer);
+      : el('button', { type: 'button', class: 'link', 'data-focus-key': `${id}-${entry.explorer}`, title: `Show ${entry.explorer}` }, entry.explorer);
     if (!current) name.addEventListener('click', () => post({ type: 'setExplorer', explorer: entry.explorer }));
     return el(
       'tbody',
@@ -78,13 +108,9 @@ export function renderComparison(state: ScoresState, post: (message: FromWebview
     );
   });
   return section(
-    'comparison',
-    'Explorers compared',
-    el(
-      'div',
-      { class: 'table-scroll', tabindex: 0, role: 'region', 'aria-label': 'Explorer comparison' },
-      el('table', { class: 'comparison-table' }, head, ...groups),
-    ),
-    el('p', { class: 'muted note' }, `Budget columns use the official budget nearest to ${state.budget} (${b}). Bold = best.`),
+    id,
+    title,
+    el('div', { class: 'table-scroll', tabindex: 0, role: 'region', 'aria-label': title }, el('table', { class: 'comparison-table', 'data-scope': id }, head, groups)),
+    el('p', { class: 'muted note' }, `${scope[0]!.toUpperCase()}${scope.slice(1)}. Budget columns use the official budget nearest to ${state.budget} (${b}). Bold = best.`),
   );
 }

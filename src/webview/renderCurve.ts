@@ -3,7 +3,7 @@
  * classes in media/scores.css, which use the theme's --vscode-charts-* variables; SVG presentation
  * attributes cannot take var(), and the CSP forbids inline style attributes.
  */
-import type { CurvePoint, ScoresState } from './protocol';
+import type { CurvePoint, ScoresState } from '../shared/protocol';
 import { el, section, svg } from './dom';
 import { fmt3, isNum } from './format';
 

@@ -4,7 +4,7 @@
  * frequent re-renders the extension triggers.
  */
 import { OFFICIAL_BUDGETS, type Profile } from '../core/types';
-import { MAX_BUDGET, type FromWebview, type ScoresState } from './protocol';
+import { MAX_BUDGET, type FromWebview, type ScoresState } from '../shared/protocol';
 import { el } from './dom';
 
 
@@ -135,7 +135,7 @@ export function createHeader(post: (message: FromWebview) => void): Header {
       'div',
       { class: 'control-row budget', role: 'group', 'aria-labelledby': 'budget-label' },
       el('span', { id: 'budget-label', class: 'label', 'aria-label': 'Line budget' }, 'Budget'),
-      el('span', { class: 'budget-buttons' }, ...budgetButtons),
+      el('span', { class: 'budget-buttons' }, budgetButtons),
       el(
         'span',
         { class: 'budget-custom' },
@@ -156,7 +156,8 @@ export function createHeader(post: (message: FromWebview) => void): Header {
     const key = JSON.stringify(explorers);
     if (key !== explorerOptionsKey) {
       explorerOptionsKey = key;
-      explorerSelect.replaceChildren(...explorers.map((name) => el('option', { value: name }, name)));
+      explorerSelect.replaceChildren();
+      for (const name of explorers) explorerSelect.appendChild(el('option', { value: name }, name));
     }
     if (explorerSelect.value !== state.explorer) explorerSelect.value = state.explorer;
     explorerSelect.disabled = explorers.length < 2;

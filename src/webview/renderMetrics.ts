@@ -1,5 +1,5 @@
 /** The metric table and the "at the chosen budget" summary of the Scores view. */
-import { METRIC_INFO, type MetricRow, type ScoresState } from './protocol';
+import { METRIC_INFO, type MetricRow, type ScoresState } from '../shared/protocol';
 import { el, section } from './dom';
 import { fmt3, formatDelta, isNum } from './format';
 
@@ -51,7 +51,7 @@ function metricRow(row: MetricRow, current: ReadonlySet<string>, showAudit: bool
       cells.push(el('td', { class: 'num muted' }, '—'), el('td', { class: 'num muted' }, ''));
     }
   }
-  return el('tr', { class: isCurrent ? 'current-budget' : null, title: definition, 'aria-current': isCurrent ? 'true' : null }, ...cells);
+  return el('tr', { class: isCurrent ? 'current-budget' : null, title: definition, 'aria-current': isCurrent ? 'true' : null }, cells);
 }
 
 /** Every metric as a row, with audited values and deltas when removals are in effect. */
@@ -70,6 +70,6 @@ export function renderMetrics(state: ScoresState): HTMLElement {
   return section(
     'metrics',
     'Metrics',
-    el('table', { class: 'metric-table' }, el('thead', null, head), el('tbody', null, ...rows.map((row) => metricRow(row, current, showAudit)))),
+    el('table', { class: 'metric-table' }, el('thead', null, head), el('tbody', null, rows.map((row) => metricRow(row, current, showAudit)))),
   );
 }

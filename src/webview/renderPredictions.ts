@@ -1,5 +1,5 @@
 /** The per-prediction gain table: how each ranked entry feeds Recall@B and nDCG@B. */
-import type { FromWebview, PredictionRow, ScoresState } from './protocol';
+import type { FromWebview, PredictionRow, ScoresState } from '../shared/protocol';
 import { el, section } from './dom';
 import { fmt3, fmtCount, isNum, shortPath, spanText } from './format';
 
@@ -32,7 +32,7 @@ function regionCell(row: PredictionRow): HTMLElement {
   return el(
     'td',
     { class: 'region', colspan: 4, 'data-path': row.path, 'data-resolved': resolved, title: `${row.path}:${span}` },
-    el('span', { class: 'path' }, ...breakablePath(`${shortPath(row.path)}:`)),
+    el('span', { class: 'path' }, breakablePath(`${shortPath(row.path)}:`)),
     el('wbr'),
     el('span', { class: 'span' }, span),
     resolved !== '' && resolved !== span ? el('span', { class: 'resolved' }, `→ ${resolved}`) : null,

@@ -2,13 +2,13 @@
  * Composes the Scores view. The header controls persist across renders; everything below them is
  * rebuilt from the state each time, with keyboard focus carried over by `data-focus-key`.
  */
-import type { FromWebview, ScoresState } from './protocol';
+import type { FromWebview, ScoresState } from '../shared/protocol';
 import { el, section } from './dom';
 import { createHeader } from './renderHeader';
 import { renderBudgetSummary, renderMetrics } from './renderMetrics';
 import { renderCurve } from './renderCurve';
 import { renderPredictions } from './renderPredictions';
-import { renderComparison } from './renderComparison';
+import { renderComparison, renderMacros } from './renderComparison';
 
 export interface ScoresView {
   render(state: ScoresState): void;
@@ -17,7 +17,7 @@ export interface ScoresView {
 function renderQuirks(state: ScoresState): HTMLElement | null {
   const quirks = state.quirks.filter((q): q is string => typeof q === 'string' && q !== '');
   if (quirks.length === 0) return null;
-  return section('quirks', 'Why these numbers', el('ul', { class: 'quirk-list' }, ...quirks.map((q) => el('li', null, q))));
+  return section('quirks', 'Why these numbers', el('ul', { class: 'quirk-list' }, quirks.map((q) => el('li', null, q))));
 }
 
 function focusKeyOf(node: Element | null, within: HTMLElement): string | null {
@@ -79,6 +79,7 @@ export function createScoresView(root: HTMLElement, post: (message: FromWebview)
         renderPredictions(state, post),
         renderQuirks(state),
         renderComparison(state, post),
+        renderMacros(state, post),
       ].filter((node): node is HTMLElement => node !== null),
     );
     if (focusKey !== null) restoreFocus(focusKey, body);

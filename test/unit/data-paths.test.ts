@@ -1,6 +1,6 @@
 import { describe, it, before, after } from 'node:test';
 import assert from 'node:assert/strict';
-import { mkdtemp, mkdir, rm, symlink, writeFile } from 'node:fs/promises';
+import { mkdtemp, mkdir, readFile, realpath, rm, symlink, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import * as path from 'node:path';
 import { lexicalFailure, locateSnapshot, resolveInSnapshot, resolveSnapshotDir } from '../../src/data/paths';
@@ -59,7 +59,7 @@ describe('resolveInSnapshot', () => {
   it('resolves a file inside the root', async () => {
     const r = await resolveInSnapshot(root, 'pkg/a.py');
     assert.ok(r.ok);
-    assert.equal(r.absolute, path.join(root, 'pkg', 'a.py'));
+    assert.equal(r.real, path.join(await realpath(root), 'pkg', 'a.py'));
   });
 
   it('accepts .. that stays inside', async () => {
@@ -136,5 +136,71 @@ describe('resolveInSnapshot', () => {
     assert.ok((await locateSnapshot(path.join(reposRoot, 'repos'), 'org__r-1', 'repos/org__r-1')).ok);
     assert.deepEqual(await locateSnapshot(reposRoot, 'org__r-2'), { ok: false, reason: 'missing' });
     assert.deepEqual(await locateSnapshot(reposRoot, 'x', '/abs/repos/x'), { ok: false, reason: 'absolute' });
+  });
+});
+
+describe('resolution returns only the real path it checked', () => {
+  let base: string;
+
+  before(async () => {
+    base = await mkdtemp(path.join(tmpdir(), 'data-paths-real-'));
+  });
+
+  after(async () => {
+    await rm(base, { recursive: true, force: true });
+  });
+
+  it('`sub/../x` never yields the lexical `x` when `x` is a symlink outside', async () => {
+    // root/sub -> root/pkg/deep, so `sub/../x` is physically root/pkg/x (inside, checked) while
+    // the lexically normalised root/x is a symlink to a file outside the root.
+    const root = path.join(base, 'repo');
+    await mkdir(path.join(root, 'pkg', 'deep'), { recursive: true });
+    await writeFile(path.join(root, 'pkg', 'x'), 'inside\n');
+    await writeFile(path.join(base, 'secret'), 'outside\n');
+    await symlink(path.join(root, 'pkg', 'deep'), path.join(root, 'sub'));
+    await symlink(path.join(base, 'secret'), path.join(root, 'x'));
+
+    const r = await resolveInSnapshot(root, 'sub/../x');
+    assert.ok(r.ok);
+    assert.equal(Object.hasOwn(r, 'absolute'), false, 'no second, unchecked path is offered');
+    assert.equal(r.real, path.join(await realpath(root), 'pkg', 'x'));
+    assert.equal(await readFile(r.real, 'utf8'), 'inside\n');
+    // The symlink itself, named directly, is refused.
+    assert.deepEqual(await resolveInSnapshot(root, 'x'), { ok: false, reason: 'symlink-escape' });
+  });
+
+  it('symlinks that stay inside, and a symlinked root, are allowed', async () => {
+    const root = path.join(base, 'repo2');
+    await mkdir(path.join(root, 'a'), { recursive: true });
+    await writeFile(path.join(root, 'a', 'f.py'), 'f\n');
+    await symlink(path.join(root, 'a', 'f.py'), path.join(root, 'alias.py'));
+    await symlink(root, path.join(base, 'repo2-link'));
+    const viaAlias = await resolveInSnapshot(root, 'alias.py');
+    assert.ok(viaAlias.ok);
+    assert.equal(viaAlias.real, path.join(await realpath(root), 'a', 'f.py'));
+    const viaRootLink = await resolveInSnapshot(path.join(base, 'repo2-link'), 'a/f.py');
+    assert.ok(viaRootLink.ok);
+    assert.equal(viaRootLink.real, path.join(await realpath(root), 'a', 'f.py'));
+  });
+
+  it('snapshot folders: `link/../evil` resolves physically, `evil` (outside) is refused', async () => {
+    const reposRoot = path.join(base, 'ws');
+    await mkdir(path.join(reposRoot, 'store', 'inner'), { recursive: true });
+    await mkdir(path.join(reposRoot, 'store', 'evil'), { recursive: true });
+    await mkdir(path.join(reposRoot, 'repos'), { recursive: true });
+    await mkdir(path.join(base, 'elsewhere'));
+    await symlink(path.join(reposRoot, 'store', 'inner'), path.join(reposRoot, 'repos', 'link'));
+    await symlink(path.join(base, 'elsewhere'), path.join(reposRoot, 'repos', 'evil'));
+
+    const r = await locateSnapshot(reposRoot, 'evil', 'repos/link/../evil');
+    assert.ok(r.ok);
+    assert.equal(Object.hasOwn(r, 'absolute'), false);
+    assert.equal(r.real, path.join(await realpath(reposRoot), 'store', 'evil'));
+    assert.deepEqual(await resolveSnapshotDir(reposRoot, 'repos/evil'), { ok: false, reason: 'symlink-escape' });
+    // A symlinked repos root is fine.
+    await symlink(reposRoot, path.join(base, 'ws-link'));
+    const viaLink = await resolveSnapshotDir(path.join(base, 'ws-link'), 'repos/link');
+    assert.ok(viaLink.ok);
+    assert.equal(viaLink.real, path.join(await realpath(reposRoot), 'store', 'inner'));
   });
 });

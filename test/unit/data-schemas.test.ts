@@ -1,15 +1,8 @@
 import { describe, it } from 'node:test';
 import assert from 'node:assert/strict';
 import fc from 'fast-check';
-import {
-  BenchRecordSchema,
-  PredictionRowSchema,
-  RegionSchema,
-  fastParseBenchRecord,
-  fastParsePredictionRow,
-  formatIssuePath,
-  toGroundTruth,
-} from '../../src/data/schemas';
+import { fastParseBenchRecord, fastParsePredictionRow, formatIssuePath, toGroundTruth } from '../../src/data/records';
+import { BenchRecordSchema, PredictionRowSchema, RegionSchema } from '../../src/data/schemas';
 
 const minimalBench = { instance_id: 'org__repo-1', ground_truth: { read_core_regions: [{ path: 'a.py', start: 1, end: 3 }] } };
 
@@ -252,8 +245,28 @@ describe('fast paths agree with zod', () => {
     assert.notEqual(fastParseBenchRecord(structuredClone(minimalBench)), undefined);
     assert.notEqual(fastParsePredictionRow({ instance_id: 'x', explorer: 'e', regions: [] }), undefined);
   });
-  it('leave own __proto__ keys to zod', () => {
-    const v = JSON.parse('{"instance_id":"x","explorer":"e","regions":[],"metrics":{"__proto__":1}}') as unknown;
+  it('leave own __proto__ members of shaped objects to zod', () => {
+    const v = JSON.parse('{"instance_id":"x","explorer":"e","regions":[{"path":"a","start":1,"end":1,"__proto__":1}]}') as unknown;
     assert.equal(fastParsePredictionRow(v), undefined);
+  });
+  it('keep a map key named __proto__, on both paths', () => {
+    const text = '{"instance_id":"x","explorer":"e","regions":[],"metrics":{"__proto__":1}}';
+    const viaFast = fastParsePredictionRow(JSON.parse(text));
+    assert.equal(Object.hasOwn(viaFast!.metrics!, '__proto__'), true);
+    const viaZod = PredictionRowSchema.parse(JSON.parse(text));
+    assert.equal(Object.hasOwn(viaZod.metrics!, '__proto__'), true);
+    assert.equal(viaZod.metrics!['__proto__'], 1);
+    const bench = '{"instance_id":"x","ground_truth":{"read_core_regions":[],"read_optional_regions_map":{"__proto__":[{"path":"a.py","start":1,"end":2}]}}}';
+    for (const record of [fastParseBenchRecord(JSON.parse(bench))!, BenchRecordSchema.parse(JSON.parse(bench))]) {
+      const gt = toGroundTruth(record);
+      assert.equal(Object.hasOwn(gt.optionalRegionsByModel, '__proto__'), true);
+      assert.deepEqual(gt.optionalRegionsByModel['__proto__'], [{ path: 'a.py', start: 1, end: 2 }]);
+    }
+  });
+  it('zod reports a bad value under a __proto__ map key', () => {
+    const bench = '{"instance_id":"x","ground_truth":{"read_core_regions":[],"read_optional_regions_map":{"__proto__":"oops"}}}';
+    const r = BenchRecordSchema.safeParse(JSON.parse(bench));
+    assert.equal(r.success, false);
+    assert.deepEqual(r.error!.issues[0]!.path, ['ground_truth', 'read_optional_regions_map', '__proto__']);
   });
 });

@@ -4,7 +4,8 @@ import * as assert from 'node:assert/strict';
 import { officialMetrics, prepareInstance, type GroundTruth, type Region } from '../../src/core';
 import type { BenchRecord } from '../../src/data/schemas';
 import { Emitter } from '../../src/extension/emitter';
-import { Store, type InstanceEntry, type StoreChange, type WorkspaceData } from '../../src/extension/store';
+import { EMPTY_WORKSPACE, type ExplorerRun, type WorkspaceModel } from '../../src/data';
+import { changesView, Store, type InstanceEntry, type StoreChange } from '../../src/extension/store';
 
 const groundTruth: GroundTruth = {
   coreFiles: ['a.py'],
@@ -17,15 +18,16 @@ const groundTruth: GroundTruth = {
 
 function entry(instanceId: string): InstanceEntry {
   const record = { instance_id: instanceId, ground_truth: {} } as unknown as BenchRecord;
-  return { instanceId, repo: 'org/repo', record, groundTruth, benchLine: 1, snapshotRoot: `/snapshots/${instanceId}` };
+  return { instanceId, repo: 'org/repo', record, groundTruth, benchLine: 1, raw: '{}', snapshotRoot: `/snapshots/${instanceId}`, snapshotFailure: undefined };
 }
 
-function data(ids: string[], rows: Record<string, Region[]>): WorkspaceData {
-  const predictions = new Map<string, Map<string, { regions: Region[]; file: string; line: number }>>();
+function data(ids: string[], rows: Record<string, Region[]>): WorkspaceModel {
+  const explorers = new Map<string, ExplorerRun>();
   for (const [explorer, regions] of Object.entries(rows)) {
-    predictions.set(explorer, new Map(ids.map((id) => [id, { regions, file: `${explorer}.jsonl`, line: 1 }])));
+    const file = `${explorer}.jsonl`;
+    explorers.set(explorer, { label: explorer, name: explorer, file, rows: new Map(ids.map((id) => [id, { regions, file, line: 1 }])) });
   }
-  return { benchFile: '/bench.jsonl', reposRoot: '/', instances: new Map(ids.map((id) => [id, entry(id)])), predictions, problems: [] };
+  return { ...EMPTY_WORKSPACE, benchFile: '/bench.jsonl', reposRoot: '/', instances: new Map(ids.map((id) => [id, entry(id)])), explorers };
 }
 
 const wholeOther: Region = { path: 'other.py', start: 1, end: -1 };
@@ -88,6 +90,35 @@ describe('Store', () => {
     store.setLineCounts(new Map([['x-2', new Map([['a.py', 40]])]]));
     assert.equal(store.scoreOf('x-2', 'e')!.recall, 1);
     assert.equal(store.scoreOf('x-2', 'nobody')!.recall, 0, 'an explorer without a row scores an empty list');
+  });
+
+  it('says what changed: background counts of other instances do not change the open view', () => {
+    const store = newStore();
+    const events: StoreChange[] = [];
+    store.onDidChange((change) => events.push(change));
+    store.setData(data(['x-1', 'x-2', 'x-3'], { e: [exact] }));
+    store.select({ instanceId: 'x-1', explorer: 'e' });
+    const selection = events.at(-1)!;
+    assert.equal(selection.kind, 'selection');
+    assert.deepEqual(selection.kind === 'selection' ? [...selection.changed] : [], ['instanceId']);
+    store.setLineCounts(new Map([['x-2', new Map([['a.py', 40]])]]));
+    const background = events.at(-1)!;
+    assert.equal(background.kind, 'lineCounts');
+    assert.equal(changesView(background), false, 'another instance: no repaint');
+    store.setLineCounts(new Map([['x-1', new Map([['a.py', 40]])]]));
+    assert.equal(changesView(events.at(-1)!), true, 'the open instance: repaint');
+    store.setLineCounts(new Map(), true);
+    const last = events.at(-1)!;
+    assert.ok(last.kind === 'lineCounts' && last.complete && !changesView(last));
+  });
+
+  it('averages each explorer over the instances counted so far, and says how many are expected', () => {
+    const store = newStore();
+    store.setData(data(['x-1', 'x-2'], { e: [exact] }));
+    assert.deepEqual([store.macros.get('e')!.instances, store.macros.get('e')!.expected], [0, 2]);
+    store.setLineCounts(new Map([['x-1', new Map([['a.py', 40]])], ['x-2', new Map([['a.py', 40]])]]), true);
+    const macro = store.macros.get('e')!;
+    assert.deepEqual([macro.instances, macro.expected, macro.macro['recall']], [2, 2, 1]);
   });
 });
 

@@ -1,0 +1,82 @@
+/**
+ * Streaming line splitter over a file's bytes.
+ *
+ * Lines are cut on `\n` bytes before any decoding (a `\n` byte never occurs inside a multi-byte
+ * UTF-8 character), so memory is bounded by the longest accepted line, not the file. A line longer
+ * than the limit is not kept at all: its bytes are counted and dropped as they stream past, and it
+ * is reported by number so every other line still loads.
+ */
+import { openRegularFile } from './regularFile';
+
+/** Lines longer than this many bytes (terminator excluded) are skipped by default. */
+export const DEFAULT_MAX_LINE_BYTES = 256 * 1024 * 1024;
+
+/** Bytes requested per read; one buffer of this size is reused for the whole file. */
+const READ_CHUNK_BYTES = 1 << 20;
+
+export interface LineReadOptions {
+  /** Longest line kept, in bytes without the `\n`; longer ones go to {@link LineVisitor.tooLong}. */
+  readonly maxLineBytes?: number;
+}
+
+export interface LineVisitor {
+  /**
+   * One line's bytes without the `\n` (a `\r` before it stays). The buffer may be reused once the
+   * call returns, so it must be consumed (decoded) synchronously.
+   */
+  line(bytes: Buffer, line: number, terminated: boolean): void;
+  /** A line over the limit, with its full length in bytes; its content was never held. */
+  tooLong(line: number, bytes: number, limit: number): void;
+}
+
+/**
+ * Feeds every line of the regular file `filePath` to `visitor`, in order. Throws when the file
+ * cannot be opened or is not a regular file (see `openRegularFile`); nothing was fed then.
+ */
+export async function readLines(filePath: string, visitor: LineVisitor, options: LineReadOptions = {}): Promise<void> {
+  const limit = options.maxLineBytes ?? DEFAULT_MAX_LINE_BYTES;
+  const { handle } = await openRegularFile(filePath);
+  try {
+    const buffer = Buffer.allocUnsafe(READ_CHUNK_BYTES);
+    // The current line so far: copied pieces from earlier chunks, and its total byte length.
+    let pieces: Buffer[] = [];
+    let length = 0;
+    let oversized = false;
+    let line = 1;
+    for (;;) {
+      const { bytesRead } = await handle.read(buffer, 0, buffer.length, null);
+      if (bytesRead === 0) break;
+      const chunk = buffer.subarray(0, bytesRead);
+      let i = 0;
+      while (i < bytesRead) {
+        const nl = chunk.indexOf(0x0a, i);
+        const end = nl === -1 ? bytesRead : nl;
+        length += end - i;
+        if (!oversized && length > limit) {
+          oversized = true;
+          pieces = [];
+        }
+        if (nl === -1) {
+          // The line continues in the next chunk; the buffer is reused, so keep a copy.
+          if (!oversized) pieces.push(Buffer.from(chunk.subarray(i, end)));
+          break;
+        }
+        if (oversized) visitor.tooLong(line, length, limit);
+        else if (pieces.length === 0) visitor.line(chunk.subarray(i, end), line, true);
+        else {
+          pieces.push(chunk.subarray(i, end));
+          visitor.line(Buffer.concat(pieces, length), line, true);
+        }
+        pieces = [];
+        length = 0;
+        oversized = false;
+        line += 1;
+        i = nl + 1;
+      }
+    }
+    if (oversized) visitor.tooLong(line, length, limit);
+    else if (length > 0) visitor.line(Buffer.concat(pieces, length), line, false);
+  } finally {
+    await handle.close();
+  }
+}
