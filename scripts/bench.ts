@@ -3,9 +3,11 @@
  *   (a) one instance: prepare + 17 metrics + explanations, median and p99 (µs) over real records
  *       (../shared/conformance when present, else the demo workspace);
  *   (b) whole CLI `score` on a synthetic 800 × 5 workspace with snapshots on disk: wall time and
- *       peak RSS; and with precomputed --line-counts against the floor (a Node process that only
- *       reads and JSON-parses the same files);
- *   (c) worst case: one instance with 2,000 predictions over 50k-line files.
+ *       peak RSS; then `score --line-counts` on 848 × 20 and 200 × 5 against the floor (a Node
+ *       process that only reads and JSON-parses the same files), run side by side, and 200 × 5
+ *       against a line-set evaluator built like the official one;
+ *   (c) worst case: one instance with 2,000 predictions over 50k-line files;
+ *   (d) the longest event-loop stall while the extension's load path reads a 256 MB bench.
  * Build first (`npm run build`): (b) runs dist/cli.js as a user would.
  */
 import { execFileSync, spawnSync } from 'node:child_process';
@@ -17,6 +19,7 @@ import { readBenchFile, readPredictionFile } from '../src/data/jsonl';
 import { readLineCountsFile } from '../src/data/lineCountsFile';
 import { toGroundTruth, toRegions } from '../src/data/records';
 import { generateSyntheticWorkspace } from './gen-synthetic';
+import { measureLoadStall, writeLargeBench } from './load-stall';
 
 const ROOT = path.resolve(__dirname, '..');
 const WORK = path.join(ROOT, '.bench');
@@ -117,25 +120,42 @@ async function main(): Promise<void> {
   const snapshotRun = best(3, () => measure('node', [CLI, 'score', '--bench', ws.benchFile, ...predArgs, '--repos', ws.reposRoot, '--format', 'json']));
   console.log(`    CLI score, snapshots on disk (official profile): ${snapshotRun.wall.toFixed(2)} s wall, peak RSS ${snapshotRun.rssMb.toFixed(0)} MB (best of 3, exit ${snapshotRun.status})`);
   const snapshotProfileRun = best(3, () => measure('node', [CLI, 'score', '--bench', ws.benchFile, ...predArgs, '--repos', ws.reposRoot, '--profile', 'snapshot', '--format', 'json']));
-  console.log(`    CLI score, snapshots on disk (snapshot profile): ${snapshotProfileRun.wall.toFixed(2)} s wall, peak RSS ${snapshotProfileRun.rssMb.toFixed(0)} MB`);
-  const countsRun = best(3, () => measure('node', [CLI, 'score', '--bench', ws.benchFile, ...predArgs, '--line-counts', ws.lineCountsFile, '--format', 'json']));
+  console.log(`    CLI score, snapshots on disk (snapshot profile): ${snapshotProfileRun.wall.toFixed(2)} s wall, peak RSS ${snapshotProfileRun.rssMb.toFixed(0)} MB\n`);
+
+  // (b2) scale: the CLI against the floor (node reading + JSON-parsing the same files) side by side,
+  // and against a line-set evaluator built like the official one.
   const floorScript = path.join(WORK, 'floor.js');
   writeFileSync(floorScript, `const fs=require('fs');let n=0;for(const f of process.argv.slice(2)){const t=fs.readFileSync(f,'utf8');if(f.endsWith('.json')){JSON.parse(t);n++;continue;}for(const l of t.split('\\n'))if(l.trim()){JSON.parse(l);n++;}}console.log(n);\n`);
-  const floorRun = best(3, () => measure('node', [floorScript, ws.benchFile, ...ws.predictionFiles, ws.lineCountsFile]));
-  console.log(`    CLI score --line-counts: ${countsRun.wall.toFixed(2)} s; floor (node reads + JSON-parses the same files): ${floorRun.wall.toFixed(2)} s; ratio ${(countsRun.wall / floorRun.wall).toFixed(2)}×`);
-  // Real bench records are much larger than the generator's (the 32 real records of
-  // ../shared/conformance average ~26 KB, mostly PASS_TO_PASS test lists); the same workspace
-  // with records padded to that size shows the ratio on realistic input.
-  const realisticBench = path.join(WORK, 'bench.realistic-size.jsonl');
-  writeFileSync(realisticBench, readFileSync(ws.benchFile, 'utf8').split('\n').filter((l) => l.trim() !== '').map((line, i) => {
-    const record = JSON.parse(line) as Record<string, unknown>;
-    const tests = Array.from({ length: 420 }, (_, t) => `tests/test_module_${i % 37}.py::TestCase${t % 23}::test_behaviour_${t}`);
-    return JSON.stringify({ ...record, PASS_TO_PASS: JSON.stringify(tests) });
-  }).join('\n') + '\n');
-  const realisticMb = readFileSync(realisticBench).length / 1e6;
-  const realisticRun = best(3, () => measure('node', [CLI, 'score', '--bench', realisticBench, ...predArgs, '--line-counts', ws.lineCountsFile, '--format', 'json']));
-  const realisticFloor = best(3, () => measure('node', [floorScript, realisticBench, ...ws.predictionFiles, ws.lineCountsFile]));
-  console.log(`    same with records padded to the real records' size (${realisticMb.toFixed(1)} MB bench): CLI ${realisticRun.wall.toFixed(2)} s; floor ${realisticFloor.wall.toFixed(2)} s; ratio ${(realisticRun.wall / realisticFloor.wall).toFixed(2)}×\n`);
+  const baselineScript = path.join(WORK, 'baseline.js');
+  await build({ entryPoints: [path.join(ROOT, 'scripts', 'baseline-evaluator.ts')], outfile: baselineScript, bundle: true, platform: 'node', format: 'cjs', target: 'es2022', logLevel: 'warning' });
+  for (const [instances, explorers] of [
+    [848, 20],
+    [200, 5],
+  ] as const) {
+    const scale = await generateSyntheticWorkspace({ out: path.join(WORK, `synthetic-${instances}x${explorers}`), instances, explorers, maxLines: 20000, seed: 1 });
+    const args = [CLI, 'score', '--bench', scale.benchFile, ...scale.predictionFiles.flatMap((f) => ['--preds', f]), '--line-counts', scale.lineCountsFile, '--format', 'json'];
+    const floorArgs = [floorScript, scale.benchFile, ...scale.predictionFiles, scale.lineCountsFile];
+    // Interleaved, so that load on this shared machine hits both alike.
+    const cliRuns: number[] = [];
+    const floorRuns: number[] = [];
+    let rss = 0;
+    for (let i = 0; i < 5; i++) {
+      const run = measure('node', args);
+      cliRuns.push(run.wall);
+      rss = Math.max(rss, run.rssMb);
+      floorRuns.push(measure('node', floorArgs).wall);
+    }
+    cliRuns.sort((a, b) => a - b);
+    floorRuns.sort((a, b) => a - b);
+    const cli = cliRuns[2]!;
+    const floor = floorRuns[2]!;
+    console.log(`    ${instances} × ${explorers} (${instances * explorers} rows), score --line-counts: CLI ${cli.toFixed(2)} s, floor ${floor.toFixed(2)} s, ratio ${(cli / floor).toFixed(2)}× (medians of 5, interleaved); peak RSS ${rss.toFixed(0)} MB`);
+    if (instances === 200) {
+      const baseline = best(3, () => measure('node', [baselineScript, scale.benchFile, scale.lineCountsFile, ...scale.predictionFiles]));
+      console.log(`    ${instances} × ${explorers}, line-set evaluator built like the official one: ${baseline.wall.toFixed(2)} s; the CLI is ${(baseline.wall / cli).toFixed(1)}× faster`);
+    }
+  }
+  console.log('');
 
   // (c)
   const worst = await generateSyntheticWorkspace({ out: path.join(WORK, 'worst-case'), worstCase: true, explorers: 1, seed: 1 });
@@ -154,6 +174,11 @@ async function main(): Promise<void> {
   worstSamples.sort((a, b) => a - b);
   console.log(`(c) worst case: ${predictions.length} predictions, ${groundTruth.coreRegions.length} core regions, files of 50k lines`);
   console.log(`    prepare + metrics + explanations: median ${quantile(worstSamples, 0.5).toFixed(1)} ms, max ${worstSamples[worstSamples.length - 1]!.toFixed(1)} ms (incl. the cold first run)`);
+  // (d)
+  const stallBench = writeLargeBench(path.join(WORK, 'load-256mb'), 256);
+  const stall = await measureLoadStall(stallBench);
+  console.log(`\n(d) a 256 MB bench (${stall.records} records of the real records' size) on the extension host's load path: loaded in ${(stall.loadMs / 1000).toFixed(1)} s, data checks done by ${(stall.checkedMs / 1000).toFixed(1)} s, longest event-loop stall ${stall.longestStallMs.toFixed(0)} ms (target < 100), peak RSS ${stall.peakRssMb.toFixed(0)} MB`);
+
   // The packaged extension is built with --production (minified); measure that build.
   const packaged = path.join(WORK, 'extension.production.js');
   await build({ entryPoints: [path.join(ROOT, 'src', 'extension', 'extension.ts')], outfile: packaged, bundle: true, minify: true, platform: 'node', format: 'cjs', external: ['vscode'], target: 'es2022', logLevel: 'warning' });

@@ -3,6 +3,7 @@ import { PROFILES, type Profile } from '../core';
 import { formatProblem, hasErrors, sortProblems, type Problem } from '../data';
 import { formatCsv, formatJson, formatTable, type OutputFormat } from './format';
 import { escapeForTerminal } from '../shared/escape';
+import { AUDIT_IMPACT_USAGE, EXPORT_USAGE, runAuditImpact, runExport } from './audit';
 import { scoreWorkspace, validateSources } from './scoreWorkspace';
 
 const USAGE = `swe-explore — score and validate SWE-Explore explorations (numbers match the official evaluator)
@@ -12,6 +13,8 @@ Usage:
                     [--line-counts COUNTS.json] [--profile official|snapshot] [--k 5]
                     [--budgets 100,300,500] [--format table|json|csv] [--keep-empty-core]
   swe-explore validate --bench B.jsonl [--preds P.jsonl …] [--repos DIR] [--line-counts COUNTS.json]
+  ${EXPORT_USAGE.trimEnd().split('\n').join('\n  ')}
+  ${AUDIT_IMPACT_USAGE.trimEnd().split('\n').join('\n  ')}
   swe-explore --help
 
 score     per-instance rows with the official metric names, then macro averages per explorer.
@@ -52,6 +55,8 @@ async function main(argv: string[]): Promise<number> {
     process.stdout.write(USAGE);
     return command === undefined ? 2 : 0;
   }
+  if (command === 'export') return runExport(rest);
+  if (command === 'audit-impact') return runAuditImpact(rest);
   let parsed;
   try {
     parsed = parseArgs({

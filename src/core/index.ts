@@ -8,3 +8,4 @@ export * from './explain';
 export * from './removals';
 export * from './aggregate';
 export * from './patch';
+export * from './auditImpact';

@@ -3,6 +3,7 @@
  * from its files. Nothing exported here loads zod at start-up (the schemas are required lazily,
  * only for lines the fast checks reject).
  */
+export * from './audit';
 export * from './concurrency';
 export * from './jsonl';
 export * from './lineCounts';

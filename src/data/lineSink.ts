@@ -10,6 +10,7 @@ import type { z } from 'zod';
 import { JsonLocator } from './jsonLocator';
 import { findJsonSyntaxError, replaceNonFiniteTokens } from './jsonScan';
 import type { Problem } from './problems';
+import type * as Schemas from './schemas';
 import { formatIssuePath } from './records';
 
 /**
@@ -17,8 +18,9 @@ import { formatIssuePath } from './records';
  * never pays zod's start-up cost. (A `require` inside a function is what keeps the bundler from
  * evaluating the module, and zod with it, at start-up.)
  */
-export function lazySchemas(): typeof import('./schemas') {
-  return require('./schemas') as typeof import('./schemas');
+export function lazySchemas(): typeof Schemas {
+  // eslint-disable-next-line @typescript-eslint/no-require-imports -- the lazy load is the point (see above)
+  return require('./schemas') as typeof Schemas;
 }
 
 /** A schema, or a function that returns it when first needed. */

@@ -19,7 +19,7 @@ import { stat } from 'node:fs/promises';
 import type { GroundTruth, Region } from '../core/types';
 import { mapWithConcurrency } from './concurrency';
 import { readBenchFile, readPredictionFile, type JsonlItem, type PredictionReadOptions } from './jsonl';
-import { LINE_COUNT_FAILURE_CODES, lineCountFailureSeverity, LineCountCache, snapshotLineCounts } from './lineCounts';
+import { LINE_COUNT_FAILURE_CODES, lineCountFailureSeverity, snapshotLineCounts, type LineCountCache } from './lineCounts';
 import { readLineCountsFile } from './lineCountsFile';
 import { locateSnapshot, RESOLVE_FAILURE_TEXT, type ResolveFailure } from './paths';
 import { sortProblems, type Problem } from './problems';

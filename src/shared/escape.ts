@@ -69,7 +69,7 @@ export function jsonForTerminal(value: unknown): string {
  * all of them (not only `[`, `]`, `(`, `)`) also defeats GFM autolinks (`https://…`, `www.…`,
  * `a@b.c`), HTML tags and entities (`<`, `&`), tables (`|`), emphasis and `$(icon)` syntax.
  */
-const MARKDOWN_PUNCTUATION = /[!-\/:-@[-`{-~]/g;
+const MARKDOWN_PUNCTUATION = /[!-/:-@[-`{-~]/g;
 
 /**
  * Text from data made safe to pass to `MarkdownString.appendMarkdown`: rendered, it reads exactly

@@ -1,0 +1,4 @@
+/** The audit log, the corrected-bench export and the audit report renderings. */
+export * from './auditLog';
+export * from './exportBench';
+export * from './report';

@@ -1,0 +1,187 @@
+/**
+ * The typed message protocol between the extension host and the Instance panel webview. Both sides
+ * import this module; each validates what it receives with the guards below and drops anything else.
+ * The webview renders only what {@link parseToInstanceWebview} accepted, so the guard checks every
+ * field the renderer reads, element by element (linear in the state's size).
+ */
+
+/** One file of the gold patch. */
+export interface PatchFileRow {
+  readonly path: string;
+  /** Path before the change when it differs (rename), else null. */
+  readonly oldPath: string | null;
+  readonly status: 'modified' | 'added' | 'deleted' | 'renamed';
+  readonly added: number;
+  readonly removed: number;
+}
+
+/** One read step of a trajectory. */
+export interface TrajectoryStepRow {
+  readonly path: string;
+  readonly stepIdx: number;
+  /** Raw values from `read_step_info` (`end = -1`: whole file; negative start: tail). */
+  readonly rawStart: number;
+  readonly rawEnd: number;
+  /** Resolved lines (metrics-spec §1); null when unresolvable (no line count) or inverted. */
+  readonly start: number | null;
+  readonly end: number | null;
+  /** "12–40", or the raw form when it cannot be resolved ("1–EOF", "last 8 lines"). */
+  readonly rangeText: string;
+}
+
+export interface TrajectoryRow {
+  readonly trajPath: string;
+  /** Short label: the last two path segments. */
+  readonly label: string;
+  readonly steps: readonly TrajectoryStepRow[];
+  /** Steps not sent (a trajectory with more than the per-row limit). */
+  readonly omittedSteps: number;
+}
+
+/** Agreement between trajectories / auditors: filled by a later issue, empty for now. */
+export interface AgreementEntry {
+  readonly label: string;
+  readonly detail: string;
+}
+
+export interface InstanceState {
+  readonly instanceId: string;
+  readonly repo: string;
+  readonly baseCommit: string;
+  /** Raw Markdown; the webview renders it with its own sanitising renderer. */
+  readonly problemStatement: string;
+  readonly problemStatementTruncated: boolean;
+  readonly patchFiles: readonly PatchFileRow[];
+  /** Empty, or why the list is empty / partial (no patch, malformed hunks). */
+  readonly patchNote: string;
+  readonly failToPass: readonly string[];
+  /** Empty, or why FAIL_TO_PASS could not be read. */
+  readonly failToPassNote: string;
+  /** T as provenance counts it (meta.num_trajectories when a positive integer). */
+  readonly trajectoryCount: number;
+  readonly trajectories: readonly TrajectoryRow[];
+  readonly agreement: readonly AgreementEntry[];
+}
+
+/** Extension → webview. */
+export type ToInstanceWebview = { readonly type: 'state'; readonly state: InstanceState };
+
+/** Webview → extension. */
+export type FromInstanceWebview =
+  | { readonly type: 'ready' }
+  | { readonly type: 'openDiff'; readonly path: string }
+  | { readonly type: 'revealStep'; readonly path: string; readonly start: number; readonly end: number };
+
+/** Longest path either side accepts (Windows MAX_PATH is far below; Linux PATH_MAX is 4096). */
+export const MAX_PATH_LENGTH = 4096;
+/** Largest line number either side accepts. */
+export const MAX_LINE = 100_000_000;
+
+function isRecord(value: unknown): value is Record<string, unknown> {
+  return typeof value === 'object' && value !== null && !Array.isArray(value);
+}
+
+function isPath(value: unknown): value is string {
+  return typeof value === 'string' && value.length > 0 && value.length <= MAX_PATH_LENGTH;
+}
+
+function isLine(value: unknown): value is number {
+  return Number.isSafeInteger(value) && (value as number) >= 1 && (value as number) <= MAX_LINE;
+}
+
+function isInteger(value: unknown): value is number {
+  return Number.isSafeInteger(value);
+}
+
+function isCount(value: unknown): value is number {
+  return Number.isSafeInteger(value) && (value as number) >= 0;
+}
+
+/** Validates a message from the webview; anything unknown or malformed yields null. */
+export function parseFromInstanceWebview(value: unknown): FromInstanceWebview | null {
+  if (!isRecord(value)) return null;
+  switch (value['type']) {
+    case 'ready':
+      return { type: 'ready' };
+    case 'openDiff': {
+      const path = value['path'];
+      return isPath(path) ? { type: 'openDiff', path } : null;
+    }
+    case 'revealStep': {
+      const { path, start, end } = value;
+      return isPath(path) && isLine(start) && isLine(end) && start <= end ? { type: 'revealStep', path, start, end } : null;
+    }
+    default:
+      return null;
+  }
+}
+
+function everyItem<T>(value: unknown, check: (item: unknown) => item is T): value is T[] {
+  if (!Array.isArray(value)) return false;
+  for (const item of value) if (!check(item)) return false;
+  return true;
+}
+
+function isPatchFileRow(value: unknown): value is PatchFileRow {
+  if (!isRecord(value)) return false;
+  const status = value['status'];
+  return (
+    isPath(value['path']) &&
+    (value['oldPath'] === null || isPath(value['oldPath'])) &&
+    (status === 'modified' || status === 'added' || status === 'deleted' || status === 'renamed') &&
+    isCount(value['added']) &&
+    isCount(value['removed'])
+  );
+}
+
+function isStepRow(value: unknown): value is TrajectoryStepRow {
+  if (!isRecord(value)) return false;
+  const { start, end } = value;
+  const resolvedOk = (start === null && end === null) || (isLine(start) && isLine(end) && start <= end);
+  return (
+    isPath(value['path']) &&
+    isInteger(value['stepIdx']) &&
+    isInteger(value['rawStart']) &&
+    isInteger(value['rawEnd']) &&
+    resolvedOk &&
+    typeof value['rangeText'] === 'string'
+  );
+}
+
+function isTrajectoryRow(value: unknown): value is TrajectoryRow {
+  return (
+    isRecord(value) &&
+    typeof value['trajPath'] === 'string' &&
+    typeof value['label'] === 'string' &&
+    everyItem(value['steps'], isStepRow) &&
+    isCount(value['omittedSteps'])
+  );
+}
+
+function isAgreementEntry(value: unknown): value is AgreementEntry {
+  return isRecord(value) && typeof value['label'] === 'string' && typeof value['detail'] === 'string';
+}
+
+function isString(value: unknown): value is string {
+  return typeof value === 'string';
+}
+
+/** Validates a message from the extension (the webview trusts nothing it did not check). */
+export function parseToInstanceWebview(value: unknown): ToInstanceWebview | null {
+  if (!isRecord(value) || value['type'] !== 'state' || !isRecord(value['state'])) return null;
+  const s = value['state'];
+  const ok =
+    typeof s['instanceId'] === 'string' &&
+    typeof s['repo'] === 'string' &&
+    typeof s['baseCommit'] === 'string' &&
+    typeof s['problemStatement'] === 'string' &&
+    typeof s['problemStatementTruncated'] === 'boolean' &&
+    everyItem(s['patchFiles'], isPatchFileRow) &&
+    typeof s['patchNote'] === 'string' &&
+    everyItem(s['failToPass'], isString) &&
+    typeof s['failToPassNote'] === 'string' &&
+    isCount(s['trajectoryCount']) &&
+    everyItem(s['trajectories'], isTrajectoryRow) &&
+    everyItem(s['agreement'], isAgreementEntry);
+  return ok ? { type: 'state', state: s as unknown as InstanceState } : null;
+}
