@@ -7,13 +7,68 @@ import { OFFICIAL_METRIC_NAMES, type OfficialMetrics } from './types';
 export function macroAverage(rows: readonly OfficialMetrics[]): OfficialMetrics;
 export function macroAverage<K extends string>(rows: readonly Readonly<Record<K, number>>[], fields: readonly K[]): Record<K, number>;
 export function macroAverage(rows: readonly Readonly<Record<string, number>>[], fields: readonly string[] = OFFICIAL_METRIC_NAMES): Record<string, number> {
-  const out: Record<string, number> = {};
-  for (const name of fields) {
-    let sum = 0;
-    for (const row of rows) sum += row[name] ?? 0;
-    out[name] = rows.length === 0 ? 0 : sum / rows.length;
+  // Rows outer, fields inner: one pass over the rows; each field is still summed in row order.
+  const sums = new Float64Array(fields.length);
+  const official = startsWithOfficialFields(fields);
+  for (const row of rows) {
+    let from = 0;
+    if (official) {
+      addOfficialFields(row, sums);
+      from = SUMMED_IN_ORDER.length;
+    }
+    for (let f = from; f < fields.length; f++) sums[f] = sums[f]! + (row[fields[f]!] ?? 0);
   }
+  const out: Record<string, number> = {};
+  for (let f = 0; f < fields.length; f++) out[fields[f]!] = rows.length === 0 ? 0 : sums[f]! / rows.length;
   return out;
+}
+
+function startsWithOfficialFields(fields: readonly string[]): boolean {
+  if (fields.length < SUMMED_IN_ORDER.length) return false;
+  for (let f = 0; f < SUMMED_IN_ORDER.length; f++) if (fields[f] !== SUMMED_IN_ORDER[f]) return false;
+  return true;
+}
+
+/** The order `addOfficialFields` sums in; the type check fails if OFFICIAL_METRIC_NAMES is reordered. */
+const SUMMED_IN_ORDER = [
+  'precision',
+  'recall',
+  'f1_score',
+  'hit_file_rate',
+  'noise_file_rate',
+  'hit_region_rate',
+  'noise_region_rate',
+  'weighted_core_coverage',
+  'context_efficiency',
+  'optional_coverage',
+  'ndcg_at_100',
+  'ndcg_at_300',
+  'ndcg_at_500',
+  'recall_at_100',
+  'recall_at_300',
+  'recall_at_500',
+  'first_useful_hit',
+] as const satisfies typeof OFFICIAL_METRIC_NAMES;
+
+/** The 17 official fields read by name (one property shape, not 17 different keyed look-ups). */
+function addOfficialFields(row: Readonly<Record<string, number>>, sums: Float64Array): void {
+  sums[0] = sums[0]! + (row.precision ?? 0);
+  sums[1] = sums[1]! + (row.recall ?? 0);
+  sums[2] = sums[2]! + (row.f1_score ?? 0);
+  sums[3] = sums[3]! + (row.hit_file_rate ?? 0);
+  sums[4] = sums[4]! + (row.noise_file_rate ?? 0);
+  sums[5] = sums[5]! + (row.hit_region_rate ?? 0);
+  sums[6] = sums[6]! + (row.noise_region_rate ?? 0);
+  sums[7] = sums[7]! + (row.weighted_core_coverage ?? 0);
+  sums[8] = sums[8]! + (row.context_efficiency ?? 0);
+  sums[9] = sums[9]! + (row.optional_coverage ?? 0);
+  sums[10] = sums[10]! + (row.ndcg_at_100 ?? 0);
+  sums[11] = sums[11]! + (row.ndcg_at_300 ?? 0);
+  sums[12] = sums[12]! + (row.ndcg_at_500 ?? 0);
+  sums[13] = sums[13]! + (row.recall_at_100 ?? 0);
+  sums[14] = sums[14]! + (row.recall_at_300 ?? 0);
+  sums[15] = sums[15]! + (row.recall_at_500 ?? 0);
+  sums[16] = sums[16]! + (row.first_useful_hit ?? 0);
 }
 
 /**

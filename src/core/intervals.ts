@@ -20,19 +20,30 @@ export const EMPTY_SET: IntervalSet = [];
 
 /** Sorts and merges overlapping or adjacent intervals; drops empty (start > end) ones. */
 export function normalize(intervals: readonly Interval[]): IntervalSet {
-  const valid = intervals.filter(([s, e]) => s <= e);
-  if (valid.length <= 1) return valid;
+  // Filter only when something is empty: the usual list has none, and then no copy is needed.
+  let valid = intervals;
+  for (let i = 0; i < intervals.length; i++) {
+    const interval = intervals[i]!;
+    if (interval[0] > interval[1]) {
+      valid = intervals.filter(([s, e]) => s <= e);
+      break;
+    }
+  }
+  if (valid.length <= 1) return valid === intervals ? intervals.slice() : valid;
   // Regions usually arrive sorted already (ground truth is stored merged); skip the sort then.
   let ordered = true;
   for (let i = 1; i < valid.length && ordered; i++) ordered = valid[i - 1]![0] <= valid[i]![0];
   const sorted = ordered ? valid : [...valid].sort((a, b) => a[0] - b[0] || a[1] - b[1]);
   const merged: [number, number][] = [];
-  for (const [s, e] of sorted) {
-    const last = merged[merged.length - 1];
-    if (last !== undefined && s <= last[1] + 1) {
-      if (e > last[1]) last[1] = e;
+  let last: [number, number] = [sorted[0]![0], sorted[0]![1]];
+  merged.push(last);
+  for (let i = 1; i < sorted.length; i++) {
+    const interval = sorted[i]!;
+    if (interval[0] <= last[1] + 1) {
+      if (interval[1] > last[1]) last[1] = interval[1];
     } else {
-      merged.push([s, e]);
+      last = [interval[0], interval[1]];
+      merged.push(last);
     }
   }
   return merged;

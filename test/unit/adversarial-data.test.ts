@@ -37,9 +37,15 @@ async function fastest(runs: number, fn: () => unknown): Promise<number> {
  */
 async function perDoubling(n: number, run: (n: number) => unknown): Promise<number> {
   await run(n); // warm up the JIT
-  const small = await fastest(5, () => run(n));
-  const large = await fastest(5, () => run(4 * n));
-  return Math.sqrt(large / Math.max(small, 0.5));
+  // Up to three measurements, keeping the best: load from other processes only ever inflates a
+  // ratio, while a quadratic algorithm stays near 4 however often it is measured.
+  let best = Infinity;
+  for (let attempt = 0; attempt < 3 && best >= 2.4; attempt++) {
+    const small = await fastest(5, () => run(n));
+    const large = await fastest(5, () => run(4 * n));
+    best = Math.min(best, Math.sqrt(large / Math.max(small, 0.5)));
+  }
+  return best;
 }
 
 let base: string;
