@@ -125,7 +125,10 @@ async function main(): Promise<void> {
   // (b2) scale: the CLI against the floor (node reading + JSON-parsing the same files) side by side,
   // and against a line-set evaluator built like the official one.
   const floorScript = path.join(WORK, 'floor.js');
-  writeFileSync(floorScript, `const fs=require('fs');let n=0;for(const f of process.argv.slice(2)){const t=fs.readFileSync(f,'utf8');if(f.endsWith('.json')){JSON.parse(t);n++;continue;}for(const l of t.split('\\n'))if(l.trim()){JSON.parse(l);n++;}}console.log(n);\n`);
+  writeFileSync(
+    floorScript,
+    `const fs=require('fs');let n=0;for(const f of process.argv.slice(2)){const t=fs.readFileSync(f,'utf8');if(f.endsWith('.json')){JSON.parse(t);n++;continue;}for(const l of t.split('\\n'))if(l.trim()){JSON.parse(l);n++;}}console.log(n);\n`,
+  );
   const baselineScript = path.join(WORK, 'baseline.js');
   await build({ entryPoints: [path.join(ROOT, 'scripts', 'baseline-evaluator.ts')], outfile: baselineScript, bundle: true, platform: 'node', format: 'cjs', target: 'es2022', logLevel: 'warning' });
   for (const [instances, explorers] of [
@@ -149,7 +152,9 @@ async function main(): Promise<void> {
     floorRuns.sort((a, b) => a - b);
     const cli = cliRuns[2]!;
     const floor = floorRuns[2]!;
-    console.log(`    ${instances} × ${explorers} (${instances * explorers} rows), score --line-counts: CLI ${cli.toFixed(2)} s, floor ${floor.toFixed(2)} s, ratio ${(cli / floor).toFixed(2)}× (medians of 5, interleaved); peak RSS ${rss.toFixed(0)} MB`);
+    console.log(
+      `    ${instances} × ${explorers} (${instances * explorers} rows), score --line-counts: CLI ${cli.toFixed(2)} s, floor ${floor.toFixed(2)} s, ratio ${(cli / floor).toFixed(2)}× (medians of 5, interleaved); peak RSS ${rss.toFixed(0)} MB`,
+    );
     if (instances === 200) {
       const baseline = best(3, () => measure('node', [baselineScript, scale.benchFile, scale.lineCountsFile, ...scale.predictionFiles]));
       console.log(`    ${instances} × ${explorers}, line-set evaluator built like the official one: ${baseline.wall.toFixed(2)} s; the CLI is ${(baseline.wall / cli).toFixed(1)}× faster`);
@@ -177,11 +182,23 @@ async function main(): Promise<void> {
   // (d)
   const stallBench = writeLargeBench(path.join(WORK, 'load-256mb'), 256);
   const stall = await measureLoadStall(stallBench);
-  console.log(`\n(d) a 256 MB bench (${stall.records} records of the real records' size) on the extension host's load path: loaded in ${(stall.loadMs / 1000).toFixed(1)} s, data checks done by ${(stall.checkedMs / 1000).toFixed(1)} s, longest event-loop stall ${stall.longestStallMs.toFixed(0)} ms (target < 100), peak RSS ${stall.peakRssMb.toFixed(0)} MB`);
+  console.log(
+    `\n(d) a 256 MB bench (${stall.records} records of the real records' size) on the extension host's load path: loaded in ${(stall.loadMs / 1000).toFixed(1)} s, data checks done by ${(stall.checkedMs / 1000).toFixed(1)} s, longest event-loop stall ${stall.longestStallMs.toFixed(0)} ms (target < 100), peak RSS ${stall.peakRssMb.toFixed(0)} MB`,
+  );
 
   // The packaged extension is built with --production (minified); measure that build.
   const packaged = path.join(WORK, 'extension.production.js');
-  await build({ entryPoints: [path.join(ROOT, 'src', 'extension', 'extension.ts')], outfile: packaged, bundle: true, minify: true, platform: 'node', format: 'cjs', external: ['vscode'], target: 'es2022', logLevel: 'warning' });
+  await build({
+    entryPoints: [path.join(ROOT, 'src', 'extension', 'extension.ts')],
+    outfile: packaged,
+    bundle: true,
+    minify: true,
+    platform: 'node',
+    format: 'cjs',
+    external: ['vscode'],
+    target: 'es2022',
+    logLevel: 'warning',
+  });
   console.log(`\nextension bundle as packaged (minified): ${(readFileSync(packaged).length / 1024).toFixed(0)} KB`);
 }
 

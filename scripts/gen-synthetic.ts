@@ -260,10 +260,7 @@ function makePatch(instanceId: string, file: SnapshotFile, at: number): string {
   // The hunk never edits the last line, but its trailing context may reach it.
   if (to === file.lines && file.noFinalNewline) body.push('\\ No newline at end of file');
   const count = to - from + 1;
-  return (
-    `diff --git a/${file.path} b/${file.path}\n--- a/${file.path}\n+++ b/${file.path}\n` +
-    `@@ -${from},${count} +${from},${count} @@\n${body.join('\n')}\n`
-  );
+  return `diff --git a/${file.path} b/${file.path}\n--- a/${file.path}\n+++ b/${file.path}\n` + `@@ -${from},${count} +${from},${count} @@\n${body.join('\n')}\n`;
 }
 
 function makeTestPatch(testPath: string): string {
@@ -474,7 +471,7 @@ function predictRegions(rng: Rng, inst: Instance, skill: number, count: number):
       out.push({ path: core.path, start, end: f ? Math.min(end, f.lines + width) : end });
     } else if (roll < 0.7) {
       const r = rng.float();
-      if (r < 0.3) out.push({ path: (core && rng.chance(0.6) ? core.path : anyFile.path), start: 1, end: -1 });
+      if (r < 0.3) out.push({ path: core && rng.chance(0.6) ? core.path : anyFile.path, start: 1, end: -1 });
       else if (r < 0.45) out.push({ path: anyFile.path, start: -rng.int(1, 300), end: -1 });
       else if (r < 0.6 && out.length > 0) out.push({ ...rng.pick(out) });
       else if (r < 0.72) {
@@ -610,10 +607,7 @@ export async function generateSyntheticWorkspace(options: SyntheticOptions): Pro
 
   const lineCountsFile = join(out, 'line_counts.json');
   writeFileSync(lineCountsFile, `${JSON.stringify(lineCounts)}\n`);
-  writeFileSync(
-    join(out, MARKER_FILE),
-    `${JSON.stringify({ generator: 'scripts/gen-synthetic.ts', instances, explorers, maxLines, seed, worstCase: worst }, null, 2)}\n`,
-  );
+  writeFileSync(join(out, MARKER_FILE), `${JSON.stringify({ generator: 'scripts/gen-synthetic.ts', instances, explorers, maxLines, seed, worstCase: worst }, null, 2)}\n`);
   return { benchFile, predictionFiles, reposRoot, lineCountsFile };
 }
 
@@ -632,10 +626,7 @@ async function main(argv: string[]): Promise<void> {
     strict: true,
   });
   if (values.help || !values.out) {
-    process.stdout.write(
-      'usage: node --import tsx scripts/gen-synthetic.ts --out DIR [--instances 800] [--explorers 5]\n' +
-        '       [--max-lines 20000] [--seed 1] [--worst-case]\n',
-    );
+    process.stdout.write('usage: node --import tsx scripts/gen-synthetic.ts --out DIR [--instances 800] [--explorers 5]\n' + '       [--max-lines 20000] [--seed 1] [--worst-case]\n');
     if (!values.out && !values.help) process.exitCode = 2;
     return;
   }
@@ -650,10 +641,7 @@ async function main(argv: string[]): Promise<void> {
     worstCase: values['worst-case'] === true,
   });
   const ms = Math.round(performance.now() - started);
-  process.stdout.write(
-    `wrote ${ws.benchFile}, ${ws.predictionFiles.length} prediction file(s), snapshots under ${ws.reposRoot}, ` +
-      `${ws.lineCountsFile} in ${ms} ms\n`,
-  );
+  process.stdout.write(`wrote ${ws.benchFile}, ${ws.predictionFiles.length} prediction file(s), snapshots under ${ws.reposRoot}, ` + `${ws.lineCountsFile} in ${ms} ms\n`);
 }
 
 if (process.argv[1] && import.meta.url === pathToFileURL(resolve(process.argv[1])).href) {

@@ -20,7 +20,13 @@ export function writeLargeBench(folder: string, megabytes: number): string {
       repo_dir: `repos/big__load-${i}`,
       problem_statement: 'x'.repeat(2000),
       PASS_TO_PASS: tests,
-      ground_truth: { read_core_files: ['a.py'], read_core_regions: [{ path: 'a.py', start: 1, end: 40 }, { path: 'a.py', start: 60, end: -1 }] },
+      ground_truth: {
+        read_core_files: ['a.py'],
+        read_core_regions: [
+          { path: 'a.py', start: 1, end: 40 },
+          { path: 'a.py', start: 60, end: -1 },
+        ],
+      },
     });
     lines.push(line);
     bytes += line.length + 1;
@@ -52,6 +58,8 @@ if (require.main === module) {
   const megabytes = Number(process.argv[2] ?? '256');
   const file = writeLargeBench(path.resolve(__dirname, '..', '.bench', `load-${megabytes}mb`), megabytes);
   void measureLoadStall(file).then((r) =>
-    console.log(`${megabytes} MB bench, ${r.records} records: loaded in ${r.loadMs.toFixed(0)} ms, checked by ${r.checkedMs.toFixed(0)} ms, longest event-loop stall ${r.longestStallMs.toFixed(1)} ms, peak RSS ${r.peakRssMb.toFixed(0)} MB`),
+    console.log(
+      `${megabytes} MB bench, ${r.records} records: loaded in ${r.loadMs.toFixed(0)} ms, checked by ${r.checkedMs.toFixed(0)} ms, longest event-loop stall ${r.longestStallMs.toFixed(1)} ms, peak RSS ${r.peakRssMb.toFixed(0)} MB`,
+    ),
   );
 }

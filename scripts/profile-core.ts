@@ -11,18 +11,7 @@
  */
 import { readdirSync, readFileSync, writeFileSync } from 'node:fs';
 import * as path from 'node:path';
-import {
-  explainInstance,
-  ndcgAt,
-  officialMetrics,
-  prepareGroundTruth,
-  preparePredictions,
-  recallAt,
-  type GroundTruth,
-  type PreparedGroundTruth,
-  type Profile,
-  type Region,
-} from '../src/core';
+import { explainInstance, ndcgAt, officialMetrics, prepareGroundTruth, preparePredictions, recallAt, type GroundTruth, type PreparedGroundTruth, type Profile, type Region } from '../src/core';
 
 interface RawRegion {
   readonly path: string;
@@ -111,7 +100,19 @@ function dump(data: ReturnType<typeof load>): unknown[] {
       for (const b of [1, 2.5, 50, 250, 1000, 5000]) extra.push(ndcgAt(instance, b), recallAt(instance, b));
       const explanation = explainInstance(instance, 200);
       const lines = Object.entries(explanation.lines).map(([name, set]) => [name, [...(set as ReadonlyMap<string, unknown>)]]);
-      out.push([profile, row.instanceId, row.explorer, officialMetrics(instance), extra, explanation.predictions, explanation.coreRegions, explanation.quirks, explanation.recallAtBudget, explanation.ndcg, lines]);
+      out.push([
+        profile,
+        row.instanceId,
+        row.explorer,
+        officialMetrics(instance),
+        extra,
+        explanation.predictions,
+        explanation.coreRegions,
+        explanation.quirks,
+        explanation.recallAtBudget,
+        explanation.ndcg,
+        lines,
+      ]);
     }
   }
   return out;
@@ -156,7 +157,9 @@ function main(): void {
   if (rounds < 1) return;
   const median = (xs: number[]): number => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)]!;
   console.log(`score ${jobs.length} rows, wall per round: ${samples.map((s) => s.toFixed(1)).join(' ')} ms`);
-  console.log(`wall min ${[...samples].sort((a, b) => a - b)[0]!.toFixed(1)} ms, median ${median(samples).toFixed(1)} ms; process CPU median ${median(cpuSamples).toFixed(1)} ms (checksum ${sink.toFixed(6)})`);
+  console.log(
+    `wall min ${[...samples].sort((a, b) => a - b)[0]!.toFixed(1)} ms, median ${median(samples).toFixed(1)} ms; process CPU median ${median(cpuSamples).toFixed(1)} ms (checksum ${sink.toFixed(6)})`,
+  );
 }
 
 main();

@@ -10,9 +10,7 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import { parseArgs } from 'node:util';
-import {
-  launchBrowser, makeTmpDir, repoRoot, resolveWorkspace, startCodeServer,
-} from '../test/e2e/code-server.mjs';
+import { launchBrowser, makeTmpDir, repoRoot, resolveWorkspace, startCodeServer } from '../test/e2e/code-server.mjs';
 
 const { values: opts } = parseArgs({
   options: {
@@ -33,7 +31,9 @@ const cleanup = async () => {
   fs.rmSync(tmpDir, { recursive: true, force: true });
 };
 for (const sig of ['SIGINT', 'SIGTERM', 'SIGHUP']) {
-  process.on(sig, () => { cleanup().finally(() => process.exit(130)); });
+  process.on(sig, () => {
+    cleanup().finally(() => process.exit(130));
+  });
 }
 
 try {

@@ -101,7 +101,14 @@ async function loadAudit(model: WorkspaceModel, auditDir: string): Promise<Loade
   const events = new Map<string, RemoveEvent[]>();
   for (const event of audit.effectiveRemovals) {
     if (!model.instances.has(event.instanceId)) {
-      problems.push({ file: event.file, line: event.line, severity: 'warning', code: 'unknown-instance', message: `removal for ${JSON.stringify(event.instanceId)}, which the bench does not contain; ignored`, instanceId: event.instanceId });
+      problems.push({
+        file: event.file,
+        line: event.line,
+        severity: 'warning',
+        code: 'unknown-instance',
+        message: `removal for ${JSON.stringify(event.instanceId)}, which the bench does not contain; ignored`,
+        instanceId: event.instanceId,
+      });
       continue;
     }
     let list = events.get(event.instanceId);
@@ -180,7 +187,11 @@ export async function runExport(argv: string[]): Promise<number> {
     for (const instanceId of audit.removals.keys()) counts.set(instanceId, await countsFor(model, model.instances.get(instanceId)!, cache, problems));
     reportNoEffect(model, audit, counts);
 
-    const lines = exportCorrectedBench(model.benchItems.map((item) => ({ raw: item.raw, record: item.value })), audit.removals, counts);
+    const lines = exportCorrectedBench(
+      model.benchItems.map((item) => ({ raw: item.raw, record: item.value })),
+      audit.removals,
+      counts,
+    );
     await writeFileAtomically(values.output, lines.length === 0 ? '' : `${lines.join('\n')}\n`);
     printProblems(problems);
     process.stderr.write(`wrote ${lines.length} record(s), ${audit.removals.size} with removals, to ${escapeForTerminal(values.output)}\n`);
@@ -194,7 +205,10 @@ function reportNoEffect(model: WorkspaceModel, audit: LoadedAudit, counts: Reado
     const effects = removalEffects(model.instances.get(instanceId)!.groundTruth, audit.removals.get(instanceId)!, counts.get(instanceId) ?? new Map<string, number>());
     effects.forEach((effect, i) => {
       const event = events[i]!;
-      if (effect.lines === 0) process.stderr.write(`${escapeForTerminal(`${event.file}:${event.line}`)}: note: the removal of ${escapeForTerminal(event.path)} ${event.start}–${event.end} covers no ${event.layer} line; it changes nothing\n`);
+      if (effect.lines === 0)
+        process.stderr.write(
+          `${escapeForTerminal(`${event.file}:${event.line}`)}: note: the removal of ${escapeForTerminal(event.path)} ${event.start}–${event.end} covers no ${event.layer} line; it changes nothing\n`,
+        );
     });
   }
 }
@@ -314,7 +328,14 @@ export async function runAuditImpact(argv: string[]): Promise<number> {
 
     const report: ImpactLine[] = auditImpact({ before: before.rows, after: after.rows, auditedInstances: audit.audited, removals: reasons });
     if (trials > 0) {
-      const nullLines = await nullModelImpact({ trials, seed, instances: nullInstances, before: before.rows, after: after.rows, scoreAfter: (removals) => scoreWith(mergeRemovals(audit.removals, removals)).rows });
+      const nullLines = await nullModelImpact({
+        trials,
+        seed,
+        instances: nullInstances,
+        before: before.rows,
+        after: after.rows,
+        scoreAfter: (removals) => scoreWith(mergeRemovals(audit.removals, removals)).rows,
+      });
       for (const line of nullLines) report.push(line);
     }
 
@@ -331,7 +352,11 @@ export async function runAuditImpact(argv: string[]): Promise<number> {
  */
 function mergeRemovals(real: ReadonlyMap<string, readonly Removal[]>, randomCore: ReadonlyMap<string, readonly Removal[]>): Map<string, Removal[]> {
   const out = new Map<string, Removal[]>();
-  for (const [instanceId, list] of real) out.set(instanceId, list.filter((r) => r.layer === 'optional'));
+  for (const [instanceId, list] of real)
+    out.set(
+      instanceId,
+      list.filter((r) => r.layer === 'optional'),
+    );
   for (const [instanceId, list] of randomCore) {
     const merged = out.get(instanceId) ?? [];
     for (const r of list) merged.push(r);

@@ -6,7 +6,7 @@ export type OutputFormat = 'table' | 'json' | 'csv';
 
 const PROFILE_NOTE: Record<Profile, string> = {
   official: 'profile official: line counts only for ground-truth-region files, as the official evaluator (citable numbers)',
-  snapshot: 'profile snapshot: line counts for every snapshot file (debugging; NOT the official evaluator\'s numbers)',
+  snapshot: "profile snapshot: line counts for every snapshot file (debugging; NOT the official evaluator's numbers)",
 };
 
 /**

@@ -100,7 +100,10 @@ async function main(argv: string[]): Promise<number> {
   if ((values.preds ?? []).length === 0) throw new UsageError('score needs at least one --preds file');
   const format = values.format as OutputFormat;
   if (!['table', 'json', 'csv'].includes(format)) throw new UsageError(`--format must be table, json or csv, got "${values.format}"`);
-  const budgets = (values.budgets ?? '').split(',').filter((b) => b !== '').map((b) => parsePositiveInt(b.trim(), '--budgets'));
+  const budgets = (values.budgets ?? '')
+    .split(',')
+    .filter((b) => b !== '')
+    .map((b) => parsePositiveInt(b.trim(), '--budgets'));
   const result = await scoreWorkspace({
     benchFile: values.bench,
     predictionFiles: values.preds ?? [],

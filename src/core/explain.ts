@@ -1,25 +1,5 @@
-import {
-  EMPTY_SET,
-  lineSetIntersectionSize,
-  lineSetSize,
-  lineSetSubtract,
-  rangeIntersection,
-  rangeIntersectionSize,
-  insertInterval,
-  subtract,
-  type IntervalSet,
-  type LineSet,
-} from './intervals';
-import {
-  coreRegionHits,
-  coreRegionWeight,
-  examinedWithinBudget,
-  idealOrder,
-  ndcgDetail,
-  noisePredictions,
-  officialMetrics,
-  type NdcgDetail,
-} from './metrics';
+import { EMPTY_SET, lineSetIntersectionSize, lineSetSize, lineSetSubtract, rangeIntersection, rangeIntersectionSize, insertInterval, subtract, type IntervalSet, type LineSet } from './intervals';
+import { coreRegionHits, coreRegionWeight, examinedWithinBudget, idealOrder, ndcgDetail, noisePredictions, officialMetrics, type NdcgDetail } from './metrics';
 import type { PreparedInstance } from './prepare';
 import { resolvedOverlap, type Resolution } from './resolve';
 import type { OfficialMetrics, Region } from './types';
@@ -170,8 +150,7 @@ export function explainInstance(instance: PreparedInstance, budget: number): Ins
       cumulativeLength,
       ndcgAdmitted: prediction.index < ndcg.admitted,
       linesInBudget,
-      budgetStatus:
-        prediction.lines === 0 ? 'no-lines' : linesInBudget === prediction.lines ? 'in' : linesInBudget > 0 ? 'partial' : 'over',
+      budgetStatus: prediction.lines === 0 ? 'no-lines' : linesInBudget === prediction.lines ? 'in' : linesInBudget > 0 ? 'partial' : 'over',
       gain: prediction.gain,
       discount: 1 / Math.log2(rank + 1),
       coreLinesHit: prediction.coreLinesHit,
@@ -179,7 +158,7 @@ export function explainInstance(instance: PreparedInstance, budget: number): Ins
       coreRegionsTouched: (coreIndicesByPath.get(region.path) ?? []).filter((i) => resolvedOverlap(instance.coreRegions[i]!.resolution, resolution)),
       noise: noise[prediction.index] ?? false,
     });
-    quirks.push(...predictionQuirks(instance, prediction.index, budget, prediction.coreLinesHit > newCoreLines));
+    for (const quirk of predictionQuirks(instance, prediction.index, budget, prediction.coreLinesHit > newCoreLines)) quirks.push(quirk);
   }
 
   const predictionsByPath = new Map<string, PredictionExplanation[]>();
@@ -195,17 +174,27 @@ export function explainInstance(instance: PreparedInstance, budget: number): Ins
     const own: IntervalSet = resolved ? [[start, end]] : EMPTY_SET;
     const predicted = instance.predicted.get(region.path) ?? EMPTY_SET;
     const inBudget = examined.get(region.path) ?? EMPTY_SET;
-    const coveringRanks = (predictionsByPath.get(region.path) ?? [])
-      .filter((p) => p.resolution.kind === 'resolved' && rangesMeet(p.resolution, start, end))
-      .map((p) => p.rank);
+    const coveringRanks = (predictionsByPath.get(region.path) ?? []).filter((p) => p.resolution.kind === 'resolved' && rangesMeet(p.resolution, start, end)).map((p) => p.rank);
     if (resolution.kind !== 'resolved') {
-      quirks.push({ kind: 'ground-truth-unresolvable', coreIndex: index, message: `core region ${index + 1} (${describe(region)}) cannot be resolved (${resolution.reason}); it contributes no lines` });
+      quirks.push({
+        kind: 'ground-truth-unresolvable',
+        coreIndex: index,
+        message: `core region ${index + 1} (${describe(region)}) cannot be resolved (${resolution.reason}); it contributes no lines`,
+      });
     } else if (resolution.start > resolution.end) {
-      quirks.push({ kind: 'ground-truth-inverted', coreIndex: index, message: `core region ${index + 1} (${describe(region)}) has start > end: it covers no line and is skipped by weighted core coverage` });
+      quirks.push({
+        kind: 'ground-truth-inverted',
+        coreIndex: index,
+        message: `core region ${index + 1} (${describe(region)}) has start > end: it covers no line and is skipped by weighted core coverage`,
+      });
     } else {
       const pastEof = pastEofLines(instance, region.path, resolution);
       if (pastEof > 0) {
-        quirks.push({ kind: 'past-eof', coreIndex: index, message: `core region ${index + 1} (${describe(region)}) runs ${pastEof} line(s) past the end of the file; the evaluator does not clip them` });
+        quirks.push({
+          kind: 'past-eof',
+          coreIndex: index,
+          message: `core region ${index + 1} (${describe(region)}) runs ${pastEof} line(s) past the end of the file; the evaluator does not clip them`,
+        });
       }
     }
     return {
@@ -227,7 +216,7 @@ export function explainInstance(instance: PreparedInstance, budget: number): Ins
     };
   });
 
-  quirks.push(...instanceQuirks(instance, ndcg, budget));
+  for (const quirk of instanceQuirks(instance, ndcg, budget)) quirks.push(quirk);
 
   return {
     budget,
@@ -291,7 +280,11 @@ function predictionQuirks(instance: PreparedInstance, index: number, budget: num
         instance.profile === 'official' && known
           ? 'the file is outside the ground-truth regions, and the official evaluator only knows line counts for ground-truth-region files'
           : 'no line count is known for this file (missing from the snapshot?)';
-      quirks.push({ kind: 'unresolvable-no-line-count', rank, message: `${where} is a whole-file or tail region, but ${why}: it adds 0 lines, cannot hit anything, and still counts as a noise region and occupies rank ${rank}` });
+      quirks.push({
+        kind: 'unresolvable-no-line-count',
+        rank,
+        message: `${where} is a whole-file or tail region, but ${why}: it adds 0 lines, cannot hit anything, and still counts as a noise region and occupies rank ${rank}`,
+      });
     } else if (resolution.reason === 'empty-file') {
       quirks.push({ kind: 'unresolvable-empty-file', rank, message: `${where} needs the line count of an empty file: it adds 0 lines but still occupies rank ${rank}` });
     } else {
@@ -301,11 +294,20 @@ function predictionQuirks(instance: PreparedInstance, index: number, budget: num
   }
   if (region.start === 0) quirks.push({ kind: 'start-zero', rank, message: `${where} starts at line 0, which the evaluator treats as line 1` });
   if (resolution.start > resolution.end) {
-    quirks.push({ kind: 'inverted', rank, message: `${where} resolves to start ${resolution.start} > end ${resolution.end}: it covers no line, the overlap test can still match it, and its nDCG length ${prediction.ndcgLength} frees budget for later entries` });
+    quirks.push({
+      kind: 'inverted',
+      rank,
+      message: `${where} resolves to start ${resolution.start} > end ${resolution.end}: it covers no line, the overlap test can still match it, and its nDCG length ${prediction.ndcgLength} frees budget for later entries`,
+    });
   }
   const pastEof = pastEofLines(instance, region.path, resolution);
   if (pastEof > 0) quirks.push({ kind: 'past-eof', rank, message: `${where} runs ${pastEof} line(s) past the end of the file; the evaluator does not clip them, so they count as predicted lines` });
-  if (repeatsLines) quirks.push({ kind: 'repeated-lines', rank, message: `${where} repeats core lines of earlier entries: nDCG credits them again and Recall@B spends budget on them again, while precision and recall count them once` });
+  if (repeatsLines)
+    quirks.push({
+      kind: 'repeated-lines',
+      rank,
+      message: `${where} repeats core lines of earlier entries: nDCG credits them again and Recall@B spends budget on them again, while precision and recall count them once`,
+    });
   if (index === 0 && prediction.ndcgLength > budget) {
     quirks.push({ kind: 'first-over-budget', rank, message: `${where} alone has ${prediction.ndcgLength} lines, more than B = ${budget}; nDCG admits the first entry anyway` });
   }
@@ -318,17 +320,27 @@ function instanceQuirks(instance: PreparedInstance, ndcg: NdcgDetail, budget: nu
     quirks.push({ kind: 'empty-core', message: 'this instance has no core regions: recall-type metrics are 0, and the official runner skips such instances by default' });
   }
   if (instance.mainFiles.size > 0 && lineSetIntersectionSize(instance.core, mainFileLines(instance)) > 0) {
-    quirks.push({ kind: 'main-file-weight', message: `core lines in main files (${[...instance.mainFiles].join(', ')}) weigh 1.5 in nDCG gains, and their core regions weigh 3 (else 2) in weighted core coverage` });
+    quirks.push({
+      kind: 'main-file-weight',
+      message: `core lines in main files (${[...instance.mainFiles].join(', ')}) weigh 1.5 in nDCG gains, and their core regions weigh 3 (else 2) in weighted core coverage`,
+    });
   }
   const idealFirst = idealOrder(instance.predictions.map((p) => ({ gain: p.gain, length: p.ndcgLength, index: p.index })))[0];
   if (ndcg.idcg > 0 && idealFirst !== undefined && idealFirst.index !== 0 && idealFirst.length > budget) {
-    quirks.push({ kind: 'first-over-budget', rank: idealFirst.index + 1, message: `the ideal ranking puts prediction #${idealFirst.index + 1} (${idealFirst.length} lines, more than B = ${budget}) first, where the first-entry rule admits it; the ideal DCG, and so nDCG@${budget}, rest on that` });
+    quirks.push({
+      kind: 'first-over-budget',
+      rank: idealFirst.index + 1,
+      message: `the ideal ranking puts prediction #${idealFirst.index + 1} (${idealFirst.length} lines, more than B = ${budget}) first, where the first-entry rule admits it; the ideal DCG, and so nDCG@${budget}, rest on that`,
+    });
   }
   if (ndcg.clamped) {
     quirks.push({ kind: 'ndcg-clamped', message: `DCG exceeded the self-normalised ideal at B = ${budget} and nDCG was clamped to 1` });
   }
   if (ndcg.idcg > 0) {
-    quirks.push({ kind: 'ndcg-self-normalised', message: `nDCG@${budget}'s ideal re-ranks this explorer's own regions by core density; 1.0 means "already in density order", not "found every core line"` });
+    quirks.push({
+      kind: 'ndcg-self-normalised',
+      message: `nDCG@${budget}'s ideal re-ranks this explorer's own regions by core density; 1.0 means "already in density order", not "found every core line"`,
+    });
   }
   return quirks;
 }

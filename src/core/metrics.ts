@@ -1,11 +1,4 @@
-import {
-  EMPTY_SET,
-  lineSetFrom,
-  lineSetIntersectionSize,
-  lineSetSize,
-  rangeIntersectionSize,
-  type LineSet,
-} from './intervals';
+import { EMPTY_SET, lineSetFrom, lineSetIntersectionSize, lineSetSize, rangeIntersectionSize, type LineSet } from './intervals';
 import { resolutionsByPath, type PathFacts, type PreparedInstance, type PreparedPrediction } from './prepare';
 import { resolvedOverlap, type Resolution } from './resolve';
 import { OFFICIAL_BUDGETS, type OfficialMetrics } from './types';
@@ -280,10 +273,7 @@ export function ndcgAt(instance: PreparedInstance, budget: number): number {
  * *occurrences* (duplicates consume budget again; inverted regions consume nothing). Returns the
  * examined lines per path and how many lines of each entry were examined.
  */
-export function examinedWithinBudget(
-  instance: PreparedInstance,
-  budget: number,
-): { examined: LineSet; linesPerEntry: number[] } {
+export function examinedWithinBudget(instance: PreparedInstance, budget: number): { examined: LineSet; linesPerEntry: number[] } {
   const ranges: { path: string; start: number; end: number }[] = [];
   const linesPerEntry = instance.predictions.map(() => 0);
   // The walk counts a line before comparing the total with B, so it examines ⌈B⌉ lines (at least one).
@@ -390,10 +380,7 @@ export function firstUsefulHit(instance: PreparedInstance): number {
  * Integer counts are exact whatever the grouping; every float is computed with the same
  * operations, in the same order, as the single-metric functions above.
  */
-export function officialMetrics(
-  instance: PreparedInstance,
-  overlaps?: { readonly coreRegionHits: readonly boolean[]; readonly noisePredictions: readonly boolean[] },
-): OfficialMetrics {
+export function officialMetrics(instance: PreparedInstance, overlaps?: { readonly coreRegionHits: readonly boolean[]; readonly noisePredictions: readonly boolean[] }): OfficialMetrics {
   const predictions = instance.predictions;
   const n = predictions.length;
   const coreRegionCount = instance.coreRegions.length;

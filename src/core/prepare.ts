@@ -1,14 +1,4 @@
-import {
-  EMPTY_SET,
-  lineSetFrom,
-  lineSetSize,
-  lineSetUnion,
-  normalize,
-  rangeIntersectionSize,
-  type Interval,
-  type IntervalSet,
-  type LineSet,
-} from './intervals';
+import { EMPTY_SET, lineSetFrom, lineSetSize, lineSetUnion, normalize, rangeIntersectionSize, type Interval, type IntervalSet, type LineSet } from './intervals';
 import { resolveRegion, type Resolution } from './resolve';
 import type { GroundTruth, LineCounts, Profile, Region } from './types';
 
@@ -124,8 +114,7 @@ export function groundTruthRegionPaths(groundTruth: GroundTruth): Set<string> {
  */
 export function prepareGroundTruth(groundTruth: GroundTruth, lineCounts: LineCounts, profile: Profile = 'official'): PreparedGroundTruth {
   const allowed = profile === 'official' ? groundTruthRegionPaths(groundTruth) : null;
-  const evaluatorLineCount = (path: string): number | undefined =>
-    allowed === null || allowed.has(path) ? lineCounts.get(path) : undefined;
+  const evaluatorLineCount = (path: string): number | undefined => (allowed === null || allowed.has(path) ? lineCounts.get(path) : undefined);
 
   const coreRegions = resolveGroundTruthRegions(groundTruth.coreRegions, null, evaluatorLineCount);
   const optionalRegions: PreparedGtRegion[] = [];
@@ -211,11 +200,7 @@ interface MutablePathFacts extends PathFacts {
   readonly coreRegionPairs: number[];
 }
 
-function resolveGroundTruthRegions(
-  regions: readonly Region[],
-  model: string | null,
-  lineCountOf: (path: string) => number | undefined,
-): PreparedGtRegion[] {
+function resolveGroundTruthRegions(regions: readonly Region[], model: string | null, lineCountOf: (path: string) => number | undefined): PreparedGtRegion[] {
   const out: PreparedGtRegion[] = [];
   for (const region of regions) out.push({ region, resolution: resolveRegion(region, lineCountOf(region.path)), model });
   return out;
@@ -330,12 +315,7 @@ function predictedLines(predictions: readonly PreparedPrediction[]): LineSet {
 }
 
 /** {@link prepareGroundTruth} then {@link preparePredictions}, for one-off scoring. */
-export function prepareInstance(
-  groundTruth: GroundTruth,
-  predictions: readonly Region[],
-  lineCounts: LineCounts,
-  profile: Profile = 'official',
-): PreparedInstance {
+export function prepareInstance(groundTruth: GroundTruth, predictions: readonly Region[], lineCounts: LineCounts, profile: Profile = 'official'): PreparedInstance {
   return preparePredictions(prepareGroundTruth(groundTruth, lineCounts, profile), predictions);
 }
 

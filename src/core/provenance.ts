@@ -275,14 +275,7 @@ export function computeProvenance(input: ProvenanceInput): Provenance {
   for (const region of input.coreRegions) {
     if (paths.has(region.path)) continue;
     const coreSet = core.get(region.path) ?? EMPTY_SET;
-    const { runs, stepsWithoutLines } = pathRuns(
-      coreSet,
-      stepsOf(input.readStepInfo, region.path),
-      region.path,
-      input.lineCounts.get(region.path),
-      trajectoryIndex,
-      trajectories,
-    );
+    const { runs, stepsWithoutLines } = pathRuns(coreSet, stepsOf(input.readStepInfo, region.path), region.path, input.lineCounts.get(region.path), trajectoryIndex, trajectories);
     const consensus = runsWhere(runs, isConsensus);
     const promoted = subtract(coreSet, consensus);
     consensusLines += setSize(consensus);

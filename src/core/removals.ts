@@ -34,7 +34,12 @@ export function applyRemovals(groundTruth: GroundTruth, removals: readonly Remov
     setOwn(optionalRegionsByModel, model, kept);
     const emptied = emptiedPaths(regions, kept);
     const files = groundTruth.optionalFilesByModel[model];
-    if (emptied.size > 0 && files !== undefined) setOwn(optionalFilesByModel, model, files.filter((path) => !emptied.has(path)));
+    if (emptied.size > 0 && files !== undefined)
+      setOwn(
+        optionalFilesByModel,
+        model,
+        files.filter((path) => !emptied.has(path)),
+      );
   }
 
   return {

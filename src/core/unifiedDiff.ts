@@ -183,8 +183,7 @@ export function parseUnifiedDiff(patch: string): FileDiff[] {
     const newPath = file.newPath ?? (file.gitNew === '' ? null : file.gitNew);
     const path = newPath ?? oldPath;
     if (path === null) continue;
-    const status: FileDiffStatus =
-      oldPath === null ? 'added' : newPath === null ? 'deleted' : file.renamed || oldPath !== newPath ? 'renamed' : 'modified';
+    const status: FileDiffStatus = oldPath === null ? 'added' : newPath === null ? 'deleted' : file.renamed || oldPath !== newPath ? 'renamed' : 'modified';
     out.push({ oldPath, newPath, path, status, added: file.added, removed: file.removed, hunks: file.hunks, malformed: file.malformed });
   }
   return out;

@@ -121,15 +121,9 @@ function digitValue(ch: string): number {
 // ---------------------------------------------------------------------------------------------
 // One location.
 
-type Location =
-  | { readonly kind: 'region'; readonly path: string; readonly start: number; readonly end: number }
-  | { readonly kind: 'invalid'; readonly message: string }
-  | { readonly kind: 'empty' };
+type Location = { readonly kind: 'region'; readonly path: string; readonly start: number; readonly end: number } | { readonly kind: 'invalid'; readonly message: string } | { readonly kind: 'empty' };
 
-const ENTRY = new RegExp(
-  `^([^\\n]+?):${WS}*[Ll]?(-?${DIGIT}+)(?:${WS}*([-\u2013\u2014])${WS}*(?:[Ll]?(-?${DIGIT}+))?)?`,
-  'u',
-);
+const ENTRY = new RegExp(`^([^\\n]+?):${WS}*[Ll]?(-?${DIGIT}+)(?:${WS}*([-\u2013\u2014])${WS}*(?:[Ll]?(-?${DIGIT}+))?)?`, 'u');
 
 /**
  * `loc` without a trailing note: the same result as `loc.replace(/WS+(?:\([^\n]*\)|#[^\n]*)$/u, '')`
@@ -273,18 +267,10 @@ const SRC_EXTS = 'json5|json|jsx|js|tsx|ts|cpp|c|py|java|go|rs|h|rb|php|md|txt|t
 const LOCATION_LIKE = new RegExp(`\\.(?:${SRC_EXTS})[\`*"']*:`, 'u');
 const SPACE_BEFORE_COLON = new RegExp(`[ \\t]+:(?=[ \\t]*[Ll]?-?${DIGIT})`, 'gu');
 const RANGE_WITH_SPACES = new RegExp(`:[ \\t]*[Ll]?-?${DIGIT}+(?:[ \\t]*[-\u2013\u2014][ \\t]*(?:[Ll]?-?${DIGIT}+)?)?`, 'gu');
-const TOKEN = new RegExp(
-  `(?:\`[^\`\\n]*\`|"[^"\\n]*"|(?<![\\p{L}\\p{N}_/\\\\])'[^'\\n]*'|[^${PY_WS_CLASS}\`"<>()[\\]{},;])+`,
-  'gu',
-);
+const TOKEN = new RegExp(`(?:\`[^\`\\n]*\`|"[^"\\n]*"|(?<![\\p{L}\\p{N}_/\\\\])'[^'\\n]*'|[^${PY_WS_CLASS}\`"<>()[\\]{},;])+`, 'gu');
 
 /** Deletes the characters `drop` selects, keeping a map from new to original offsets. */
-function deleteChars(
-  text: string,
-  offsets: readonly number[],
-  pattern: RegExp,
-  drop: (match: string, k: number) => boolean,
-): { text: string; offsets: number[] } {
+function deleteChars(text: string, offsets: readonly number[], pattern: RegExp, drop: (match: string, k: number) => boolean): { text: string; offsets: number[] } {
   const deleted = new Set<number>();
   for (const m of text.matchAll(pattern)) {
     for (let k = 0; k < m[0].length; k++) if (drop(m[0], k)) deleted.add(m.index + k);
@@ -418,10 +404,7 @@ interface Stages {
 
 function planStages(text: string): Stages {
   const block = findBlock(text, isBulletLine) ?? findBlock(text, (line) => line.length > 0);
-  const prose = (): Candidate[] =>
-    block === undefined
-      ? sweepProse(text, 0)
-      : [...sweepProse(text.slice(0, block.headerOffset), 0), ...sweepProse(text.slice(block.end), block.end)];
+  const prose = (): Candidate[] => (block === undefined ? sweepProse(text, 0) : [...sweepProse(text.slice(0, block.headerOffset), 0), ...sweepProse(text.slice(block.end), block.end)]);
   return {
     block,
     stages: [

@@ -23,7 +23,10 @@ function dedupeBench(result: JsonlResult<BenchRecord>, file: string): JsonlResul
 
 /** Parses bench JSONL text (see {@link readBenchFile}). */
 export function parseBench(text: string, file = '<bench>'): JsonlResult<BenchRecord> {
-  return dedupeBench(parseJsonl(text, file, () => lazySchemas().BenchRecordSchema, fastParseBenchRecord), file);
+  return dedupeBench(
+    parseJsonl(text, file, () => lazySchemas().BenchRecordSchema, fastParseBenchRecord),
+    file,
+  );
 }
 
 /**

@@ -107,9 +107,7 @@ export class LineCounter {
         i -= step;
         continue;
       }
-      const isBreak =
-        (step === 2 && b === 0xc2 && buf[i + 1] === 0x85) ||
-        (step === 3 && b === 0xe2 && buf[i + 1] === 0x80 && (buf[i + 2] === 0xa8 || buf[i + 2] === 0xa9));
+      const isBreak = (step === 2 && b === 0xc2 && buf[i + 1] === 0x85) || (step === 3 && b === 0xe2 && buf[i + 1] === 0x80 && (buf[i + 2] === 0xa8 || buf[i + 2] === 0xa9));
       if (isBreak) {
         breaks += 1;
         tail = false;

@@ -44,12 +44,7 @@ export function byLine(problems: readonly Problem[]): Problem[] {
 }
 
 /** Parses JSONL text against `schema`. `file` is only used to locate problems. */
-export function parseJsonl<S extends z.ZodType>(
-  text: string,
-  file: string,
-  schema: SchemaSource<S>,
-  fast?: (value: unknown) => z.output<S> | undefined,
-): JsonlResult<z.output<S>> {
+export function parseJsonl<S extends z.ZodType>(text: string, file: string, schema: SchemaSource<S>, fast?: (value: unknown) => z.output<S> | undefined): JsonlResult<z.output<S>> {
   const sink = new LineSink(file, schema, fast);
   feedText(text, sink);
   return { items: sink.items, problems: byLine(sink.problems) };

@@ -67,7 +67,7 @@ export class Scanner {
     for (const word of ['NaN', 'Infinity']) {
       if (t.startsWith(word, i)) throw new ScanError(i, `'${word}' is not valid JSON (Python writes it for non-finite floats)`);
     }
-    if (c === 0x27) throw new ScanError(i, "single quotes are not valid JSON (a Python repr instead of json.dumps?)");
+    if (c === 0x27) throw new ScanError(i, 'single quotes are not valid JSON (a Python repr instead of json.dumps?)');
     throw new ScanError(i, `unexpected ${show(t, i)}: value expected`);
   }
 

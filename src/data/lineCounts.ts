@@ -138,11 +138,7 @@ export const LINE_COUNT_FAILURE_CODES = {
  * resolved with `resolveInSnapshot`, so absolute paths, `..` escapes and symlinks leaving the root
  * are never read. Duplicate paths are counted once.
  */
-export async function snapshotLineCounts(
-  root: string,
-  paths: Iterable<string>,
-  options: SnapshotLineCountOptions = {},
-): Promise<SnapshotLineCounts> {
+export async function snapshotLineCounts(root: string, paths: Iterable<string>, options: SnapshotLineCountOptions = {}): Promise<SnapshotLineCounts> {
   const cache = options.cache ?? new LineCountCache();
   const unique = [...new Set(paths)];
   const counts = new Map<string, number>();

@@ -150,9 +150,7 @@ export class LineSink<S extends z.ZodType> {
           ...at(syntax?.offset),
           severity: 'error',
           code: truncated ? 'truncated-line' : 'invalid-json',
-          message: truncated
-            ? `last line has no newline and is not valid JSON (${what}); the file looks truncated`
-            : `invalid JSON: ${what}`,
+          message: truncated ? `last line has no newline and is not valid JSON (${what}); the file looks truncated` : `invalid JSON: ${what}`,
         });
         return;
       }
@@ -161,7 +159,7 @@ export class LineSink<S extends z.ZodType> {
         line,
         severity: 'warning',
         code: 'nonstandard-json',
-        message: "non-standard JSON tokens (NaN / Infinity, as Python writes them) were read as null",
+        message: 'non-standard JSON tokens (NaN / Infinity, as Python writes them) were read as null',
         ...(peekInstanceId(value) !== undefined ? { instanceId: peekInstanceId(value)! } : {}),
       });
     }
@@ -209,5 +207,4 @@ export class LineSink<S extends z.ZodType> {
     }
     this.items.push({ line, value: parsed.data as z.output<S>, raw });
   }
-
 }

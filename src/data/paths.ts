@@ -166,7 +166,10 @@ export async function locateSnapshot(reposRoot: string, instanceId: string, repo
   const given = repoDir !== undefined && repoDir !== null && repoDir !== '' ? repoDir : `repos/${instanceId}`;
   const first = await resolveSnapshotDir(reposRoot, given);
   if (first.ok || first.reason !== 'missing') return first;
-  const last = given.split(/[\\/]/).filter((s) => s !== '' && s !== '.').pop();
+  const last = given
+    .split(/[\\/]/)
+    .filter((s) => s !== '' && s !== '.')
+    .pop();
   if (last === undefined || last === '..' || last === given) return first;
   const second = await resolveSnapshotDir(reposRoot, last);
   return second.ok ? second : first;

@@ -45,7 +45,10 @@ const JSONL_EXTENSIONS = new Set(['.jsonl', '.ndjson', '.json']);
 
 /** JSONL rows start with `{` (or `[` for a broken one); anything else is taken as an agent's prose answer. */
 function looksLikeJsonl(head: string): boolean {
-  const first = head.replace(/^\uFEFF/, '').trimStart().charAt(0);
+  const first = head
+    .replace(/^\uFEFF/, '')
+    .trimStart()
+    .charAt(0);
   return first === '' || first === '{' || first === '[';
 }
 
@@ -76,10 +79,7 @@ function answerToResult(answer: ParsedAnswer, file: string, options: PredictionR
       line: answer.blockLine ?? 0,
       severity: 'warning',
       code: 'answer-empty',
-      message:
-        answer.blockLine === undefined
-          ? 'no RELEVANT_FILES: block and no location in the text; the answer has no region'
-          : 'the RELEVANT_FILES: block yields no region',
+      message: answer.blockLine === undefined ? 'no RELEVANT_FILES: block and no location in the text; the answer has no region' : 'the RELEVANT_FILES: block yields no region',
       instanceId: row.instance_id,
     });
   }
@@ -95,7 +95,10 @@ function answerToResult(answer: ParsedAnswer, file: string, options: PredictionR
  */
 export function parsePredictions(text: string, file = '<predictions>', options: PredictionReadOptions = {}): JsonlResult<PredictionRow> {
   if (!looksLikeJsonl(text)) return answerToResult(parseAnswerText(text, options.topK !== undefined ? { topK: options.topK } : {}), file, options);
-  return dedupePredictions(parseJsonl(text, file, () => lazySchemas().PredictionRowSchema, fastParsePredictionRow), file);
+  return dedupePredictions(
+    parseJsonl(text, file, () => lazySchemas().PredictionRowSchema, fastParsePredictionRow),
+    file,
+  );
 }
 
 /**
@@ -116,7 +119,12 @@ export async function readPredictionFile(filePath: string, options: PredictionRe
           // An answer is read whole; the line limit bounds it too, so a huge file is refused.
           const limit = options.maxLineBytes ?? DEFAULT_MAX_LINE_BYTES;
           if (size > limit) {
-            return { items: [], problems: [{ file: filePath, line: 0, severity: 'error', code: 'io-error', message: `cannot read file: it is ${size} bytes, larger than the ${limit}-byte limit for a plain-text answer` }] };
+            return {
+              items: [],
+              problems: [
+                { file: filePath, line: 0, severity: 'error', code: 'io-error', message: `cannot read file: it is ${size} bytes, larger than the ${limit}-byte limit for a plain-text answer` },
+              ],
+            };
           }
           text = (await handle.readFile()).toString('utf8');
         }

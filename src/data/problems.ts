@@ -88,10 +88,7 @@ export interface Problem {
 
 /** `file:line[:column]: severity: message` — the format the CLI `validate` command prints. */
 export function formatProblem(problem: Problem): string {
-  const where =
-    problem.line > 0
-      ? `${problem.file}:${problem.line}${problem.column !== undefined ? `:${problem.column}` : ''}`
-      : problem.file;
+  const where = problem.line > 0 ? `${problem.file}:${problem.line}${problem.column !== undefined ? `:${problem.column}` : ''}` : problem.file;
   return `${where}: ${problem.severity}: ${problem.message}`;
 }
 
@@ -110,13 +107,7 @@ export function sortProblems(problems: readonly Problem[], files: readonly strin
   for (const p of problems) if (!fileOrder.has(p.file)) fileOrder.set(p.file, fileOrder.size);
   return problems
     .map((p, i) => ({ p, i }))
-    .sort(
-      (a, b) =>
-        (fileOrder.get(a.p.file) ?? 0) - (fileOrder.get(b.p.file) ?? 0) ||
-        a.p.line - b.p.line ||
-        (a.p.column ?? 0) - (b.p.column ?? 0) ||
-        a.i - b.i,
-    )
+    .sort((a, b) => (fileOrder.get(a.p.file) ?? 0) - (fileOrder.get(b.p.file) ?? 0) || a.p.line - b.p.line || (a.p.column ?? 0) - (b.p.column ?? 0) || a.i - b.i)
     .map(({ p }) => p);
 }
 

@@ -61,9 +61,7 @@ export function benchRef(file: string, item: JsonlItem<BenchRecord>): RecordRef 
     label: `core region #${i + 1}`,
   }));
   for (const [model, list] of Object.entries(gt.read_optional_regions_map)) {
-    list.forEach((r, i) =>
-      regions.push({ region: r, jsonPath: ['ground_truth', 'read_optional_regions_map', model, i], label: `optional region #${i + 1} of ${model}` }),
-    );
+    list.forEach((r, i) => regions.push({ region: r, jsonPath: ['ground_truth', 'read_optional_regions_map', model, i], label: `optional region #${i + 1} of ${model}` }));
   }
   const otherPaths = gt.read_core_files.map((p, i) => ({ path: p, jsonPath: ['ground_truth', 'read_core_files', i] }));
   return { file, item, instanceId: item.value.instance_id, regions, otherPaths };
@@ -116,12 +114,7 @@ export function checkRegion(rep: Reporter, ref: RegionRef, snapshot: SnapshotSta
   const { start, end } = region;
   const needsCount = end === -1 || start < 0;
   if (!needsCount && end < 1) {
-    rep.add(
-      'warning',
-      'unresolvable-region',
-      `${label} ${describeRegion(region)}: end ${end} is not a line (only -1 means "to the end of the file"); the evaluator resolves it to no lines`,
-      jsonPath,
-    );
+    rep.add('warning', 'unresolvable-region', `${label} ${describeRegion(region)}: end ${end} is not a line (only -1 means "to the end of the file"); the evaluator resolves it to no lines`, jsonPath);
     return;
   }
   const lines = snapshot.counts.get(region.path);
@@ -143,12 +136,7 @@ export function checkRegion(rep: Reporter, ref: RegionRef, snapshot: SnapshotSta
   if (resolution.kind === 'unresolvable') {
     rep.add('warning', 'unresolvable-region', `${label} ${describeRegion(region)} needs the line count, but the file is empty; it resolves to no lines`, jsonPath);
   } else if (resolution.start > resolution.end) {
-    rep.add(
-      'warning',
-      'inverted-region',
-      `${label} ${describeRegion(region)} resolves to (${resolution.start}, ${resolution.end}) on a ${lines}-line file and covers no line`,
-      jsonPath,
-    );
+    rep.add('warning', 'inverted-region', `${label} ${describeRegion(region)} resolves to (${resolution.start}, ${resolution.end}) on a ${lines}-line file and covers no line`, jsonPath);
   }
 }
 
@@ -164,12 +152,7 @@ export async function checkPaths(rep: Reporter, ref: RecordRef, pause: Pause): P
     }
     if (reported.has(p)) return;
     reported.add(p);
-    rep.add(
-      lineCountFailureSeverity(failure),
-      LINE_COUNT_FAILURE_CODES[failure],
-      `path ${JSON.stringify(p)} ${RESOLVE_FAILURE_TEXT[failure]}; it is never read from the snapshot`,
-      jsonPath,
-    );
+    rep.add(lineCountFailureSeverity(failure), LINE_COUNT_FAILURE_CODES[failure], `path ${JSON.stringify(p)} ${RESOLVE_FAILURE_TEXT[failure]}; it is never read from the snapshot`, jsonPath);
   };
   await forEachPausing(ref.regions, pause, (r) => visit(r.region.path, [...r.jsonPath, 'path']));
   await forEachPausing(ref.otherPaths, pause, (o) => visit(o.path, o.jsonPath));
@@ -214,11 +197,6 @@ export async function checkPredictionOnly(rep: Reporter, row: PredictionRow, kno
       first.set(key, i);
       return;
     }
-    rep.add(
-      'warning',
-      'duplicate-prediction',
-      `prediction #${i + 1} ${describeRegion(r)} repeats prediction #${earlier + 1}; it adds no line but still takes a rank and budget`,
-      ['regions', i],
-    );
+    rep.add('warning', 'duplicate-prediction', `prediction #${i + 1} ${describeRegion(r)} repeats prediction #${earlier + 1}; it adds no line but still takes a rank and budget`, ['regions', i]);
   });
 }

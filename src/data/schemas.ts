@@ -50,23 +50,26 @@ function listOrEmpty<T extends z.ZodType>(item: T) {
  * `__proto__`). Issues keep zod's paths and wording.
  */
 function nullishRecordOf<T extends z.ZodType>(value: T) {
-  return z.unknown().transform((input, ctx): Record<string, z.output<T>> | null | undefined => {
-    if (input === undefined || input === null) return input;
-    // A plain object, like `JSON.parse` output (the fast path returns that); `defineEntry` makes a
-    // `__proto__` key an own data property there too.
-    const out: Record<string, z.output<T>> = {};
-    if (!isPlainObject(input)) {
-      ctx.addIssue({ code: 'invalid_type', expected: 'record', input, message: `Invalid input: expected record, received ${describeValue(input)}` });
+  return z
+    .unknown()
+    .transform((input, ctx): Record<string, z.output<T>> | null | undefined => {
+      if (input === undefined || input === null) return input;
+      // A plain object, like `JSON.parse` output (the fast path returns that); `defineEntry` makes a
+      // `__proto__` key an own data property there too.
+      const out: Record<string, z.output<T>> = {};
+      if (!isPlainObject(input)) {
+        ctx.addIssue({ code: 'invalid_type', expected: 'record', input, message: `Invalid input: expected record, received ${describeValue(input)}` });
+        return out;
+      }
+      for (const key of Object.keys(input)) {
+        // Inputs are always reported here; zod strips them from the final issues unless asked.
+        const parsed = value.safeParse(input[key], { reportInput: true });
+        if (parsed.success) defineEntry(out, key, parsed.data);
+        else for (const issue of parsed.error.issues) ctx.addIssue({ ...issue, path: [key, ...issue.path] } as Parameters<typeof ctx.addIssue>[0]);
+      }
       return out;
-    }
-    for (const key of Object.keys(input)) {
-      // Inputs are always reported here; zod strips them from the final issues unless asked.
-      const parsed = value.safeParse(input[key], { reportInput: true });
-      if (parsed.success) defineEntry(out, key, parsed.data);
-      else for (const issue of parsed.error.issues) ctx.addIssue({ ...issue, path: [key, ...issue.path] } as Parameters<typeof ctx.addIssue>[0]);
-    }
-    return out;
-  }).optional();
+    })
+    .optional();
 }
 
 function mapOrEmpty<T extends z.ZodType>(item: T) {

@@ -107,11 +107,7 @@ export function summarise(rows: readonly ScoredRow[], fields: readonly string[])
  * for an instance whose line counts are not known yet (the extension, while counting): its rows
  * are left out, so callers can say how many instances an average covers.
  */
-export function scoreRows(
-  model: WorkspaceModel,
-  groundTruthOf: (entry: InstanceEntry) => PreparedGroundTruth | undefined,
-  options: ScoringOptions,
-): ScoreResult {
+export function scoreRows(model: WorkspaceModel, groundTruthOf: (entry: InstanceEntry) => PreparedGroundTruth | undefined, options: ScoringOptions): ScoreResult {
   const extra = extraBudgets(options.budgets ?? []);
   const fields = metricFields(options.budgets ?? []);
   const rows: ScoredRow[] = [];
@@ -121,7 +117,14 @@ export function scoreRows(
     for (const [instanceId, row] of run.rows) {
       const entry = model.instances.get(instanceId);
       if (entry === undefined) {
-        problems.push({ file: row.file, line: row.line, severity: 'warning', code: 'unknown-instance', message: `no bench record for instance ${JSON.stringify(instanceId)}; row not scored`, instanceId });
+        problems.push({
+          file: row.file,
+          line: row.line,
+          severity: 'warning',
+          code: 'unknown-instance',
+          message: `no bench record for instance ${JSON.stringify(instanceId)}; row not scored`,
+          instanceId,
+        });
         continue;
       }
       if (!isScored(entry, options.keepEmptyCore)) {

@@ -93,10 +93,7 @@ export async function validateWorkspace(options: ValidateOptions): Promise<Probl
   );
 }
 
-function mergeLineCounts(
-  fromFile: ReadonlyMap<string, LineCounts> | undefined,
-  given: ReadonlyMap<string, LineCounts> | undefined,
-): ReadonlyMap<string, LineCounts> | undefined {
+function mergeLineCounts(fromFile: ReadonlyMap<string, LineCounts> | undefined, given: ReadonlyMap<string, LineCounts> | undefined): ReadonlyMap<string, LineCounts> | undefined {
   if (fromFile === undefined || given === undefined) return given ?? fromFile;
   const merged = new Map<string, LineCounts>(fromFile);
   for (const [id, counts] of given) merged.set(id, new Map([...(fromFile.get(id) ?? []), ...counts]));
@@ -182,9 +179,7 @@ export async function validateData(data: LoadedData, options: { readonly sliceMs
     if (benchItem !== undefined) checkBenchOnly(reporters[0]!, benchItem.value);
     // Predictions for unknown instances have no snapshot to check against.
     const snapshot: SnapshotState =
-      benchItem === undefined
-        ? { counts: new Map(), failures: new Map(), available: false }
-        : await lookAtSnapshot(data, instanceId, benchItem.value.repo_dir, safePaths, cache, reporters[0]);
+      benchItem === undefined ? { counts: new Map(), failures: new Map(), available: false } : await lookAtSnapshot(data, instanceId, benchItem.value.repo_dir, safePaths, cache, reporters[0]);
     const found: Problem[] = [];
     for (let k = 0; k < refs.length; k++) {
       const rep = reporters[k]!;

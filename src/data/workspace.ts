@@ -319,7 +319,6 @@ export function referencedPaths(model: WorkspaceModel, entry: InstanceEntry): Se
   return paths;
 }
 
-
 /**
  * Every problem of a loaded workspace: what reading the files found, then the data checks
  * (regions, snapshot files, escaping paths), sorted by file (bench, predictions, line counts),

@@ -68,9 +68,7 @@ export type ToInstanceWebview = { readonly type: 'state'; readonly state: Instan
 
 /** Webview → extension. */
 export type FromInstanceWebview =
-  | { readonly type: 'ready' }
-  | { readonly type: 'openDiff'; readonly path: string }
-  | { readonly type: 'revealStep'; readonly path: string; readonly start: number; readonly end: number };
+  { readonly type: 'ready' } | { readonly type: 'openDiff'; readonly path: string } | { readonly type: 'revealStep'; readonly path: string; readonly start: number; readonly end: number };
 
 /** Longest path either side accepts (Windows MAX_PATH is far below; Linux PATH_MAX is 4096). */
 export const MAX_PATH_LENGTH = 4096;
@@ -138,24 +136,11 @@ function isStepRow(value: unknown): value is TrajectoryStepRow {
   if (!isRecord(value)) return false;
   const { start, end } = value;
   const resolvedOk = (start === null && end === null) || (isLine(start) && isLine(end) && start <= end);
-  return (
-    isPath(value['path']) &&
-    isInteger(value['stepIdx']) &&
-    isInteger(value['rawStart']) &&
-    isInteger(value['rawEnd']) &&
-    resolvedOk &&
-    typeof value['rangeText'] === 'string'
-  );
+  return isPath(value['path']) && isInteger(value['stepIdx']) && isInteger(value['rawStart']) && isInteger(value['rawEnd']) && resolvedOk && typeof value['rangeText'] === 'string';
 }
 
 function isTrajectoryRow(value: unknown): value is TrajectoryRow {
-  return (
-    isRecord(value) &&
-    typeof value['trajPath'] === 'string' &&
-    typeof value['label'] === 'string' &&
-    everyItem(value['steps'], isStepRow) &&
-    isCount(value['omittedSteps'])
-  );
+  return isRecord(value) && typeof value['trajPath'] === 'string' && typeof value['label'] === 'string' && everyItem(value['steps'], isStepRow) && isCount(value['omittedSteps']);
 }
 
 function isAgreementEntry(value: unknown): value is AgreementEntry {

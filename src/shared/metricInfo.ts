@@ -14,9 +14,13 @@ export const METRIC_INFO: Readonly<Record<OfficialMetricName, { label: string; d
   hit_region_rate: { label: 'HitRegion', definition: 'Share of core regions that overlap at least one prediction (evaluator overlap test, inverted regions included).' },
   noise_region_rate: { label: 'Noise region rate', definition: 'Share of prediction entries overlapping no core and no optional region (duplicates and unresolvable entries count).' },
   weighted_core_coverage: { label: 'Weighted core coverage', definition: 'Σ w·cov / Σ w over core regions; cov = covered share of the region; w = 3 on main files, else 2.' },
-  context_efficiency: { label: 'Context efficiency', definition: '|P ∩ (C ∪ O)| / |P|: share of predicted lines that are core or optional (O = all models\' optional lines).' },
+  context_efficiency: { label: 'Context efficiency', definition: "|P ∩ (C ∪ O)| / |P|: share of predicted lines that are core or optional (O = all models' optional lines)." },
   optional_coverage: { label: 'Optional coverage', definition: '|P ∩ O| / |O|.' },
-  ndcg_at_100: { label: 'nDCG@100', definition: 'Budgeted DCG over entries (gain = core lines, ×1.5 in main files, not de-duplicated; first entry always admitted; a crossing entry ends the walk) divided by the same entries re-ranked by density (the evaluator\'s self-normalised ideal, not an oracle), clamped to 1.' },
+  ndcg_at_100: {
+    label: 'nDCG@100',
+    definition:
+      "Budgeted DCG over entries (gain = core lines, ×1.5 in main files, not de-duplicated; first entry always admitted; a crossing entry ends the walk) divided by the same entries re-ranked by density (the evaluator's self-normalised ideal, not an oracle), clamped to 1.",
+  },
   ndcg_at_300: { label: 'nDCG@300', definition: 'As nDCG@100 with a 300-line budget.' },
   ndcg_at_500: { label: 'nDCG@500', definition: 'As nDCG@100 with a 500-line budget.' },
   recall_at_100: { label: 'Recall@100', definition: 'Core lines among the first 100 predicted line occurrences (in rank order, duplicates consume budget) / |C|.' },

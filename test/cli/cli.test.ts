@@ -30,7 +30,10 @@ test('score --format json matches the hand-computed values of the tiny fixture (
   for (const profile of ['official', 'snapshot']) {
     const out = cli('score', '--bench', path.join(TINY, 'bench.jsonl'), '--preds', path.join(TINY, 'preds.jsonl'), '--profile', profile, '--format', 'json');
     assert.equal(out.status, 0, out.stderr);
-    const lines = out.stdout.trim().split('\n').map((l) => JSON.parse(l) as Record<string, unknown>);
+    const lines = out.stdout
+      .trim()
+      .split('\n')
+      .map((l) => JSON.parse(l) as Record<string, unknown>);
     const rows = lines.filter((l) => 'instance_id' in l) as unknown as ExpectedRow[];
     const expectedRows = expected.profiles[profile]!.rows;
     assert.equal(rows.length, expectedRows.length);
@@ -102,7 +105,13 @@ test('score still scores the good lines of a corrupt file, reports the bad ones,
   const out = cli('score', '--bench', path.join(TINY, 'bench.jsonl'), '--preds', preds, '--format', 'json');
   assert.equal(out.status, 1);
   assert.match(out.stderr, new RegExp(`${escape(preds)}:2:\\d+: error`));
-  assert.equal(out.stdout.trim().split('\n').filter((l) => l.includes('"instance_id"')).length, good.length);
+  assert.equal(
+    out.stdout
+      .trim()
+      .split('\n')
+      .filter((l) => l.includes('"instance_id"')).length,
+    good.length,
+  );
 });
 
 test('a repo_dir that escapes the repos root is refused: nothing outside is counted', () => {
@@ -120,7 +129,13 @@ test('a repo_dir that escapes the repos root is refused: nothing outside is coun
 });
 
 test('bad invocations are one-line errors, never stack traces', () => {
-  for (const args of [['score'], ['score', '--bench', '/nonexistent/bench.jsonl', '--preds', '/nonexistent/p.jsonl'], ['score', '--bench', 'x', '--preds', 'y', '--k', 'zero'], ['frobnicate', '--bench', 'x'], ['score', '--bench', 'x', '--preds', 'y', '--profile', 'fast']]) {
+  for (const args of [
+    ['score'],
+    ['score', '--bench', '/nonexistent/bench.jsonl', '--preds', '/nonexistent/p.jsonl'],
+    ['score', '--bench', 'x', '--preds', 'y', '--k', 'zero'],
+    ['frobnicate', '--bench', 'x'],
+    ['score', '--bench', 'x', '--preds', 'y', '--profile', 'fast'],
+  ]) {
     const out = cli(...args);
     assert.notEqual(out.status, 0, args.join(' '));
     assert.doesNotMatch(out.stderr, /\n\s+at /, `no stack trace for ${args.join(' ')}`);

@@ -61,7 +61,10 @@ test('json output is already safe: controls are JSON escapes and the ids round-t
   const { bench, preds } = hostileWorkspace();
   const out = cli('score', '--bench', bench, '--preds', preds, '--format', 'json', '--keep-empty-core');
   assert.doesNotMatch(out.stdout, TERMINAL_CONTROL);
-  const rows = out.stdout.trimEnd().split('\n').map((line) => JSON.parse(line) as { instance_id?: string; explorer: string });
+  const rows = out.stdout
+    .trimEnd()
+    .split('\n')
+    .map((line) => JSON.parse(line) as { instance_id?: string; explorer: string });
   assert.equal(rows.length, 2, 'one row and one macro line');
   assert.equal(rows[0]!.instance_id, HOSTILE_ID);
   assert.equal(rows[0]!.explorer, HOSTILE_EXPLORER);

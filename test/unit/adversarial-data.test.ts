@@ -98,10 +98,7 @@ describe('validation is linear in the number of problems on a line', () => {
       if (ticking) setImmediate(tick);
     };
     setImmediate(tick);
-    const cooperative = await validateData(
-      { benchFile: 'bench.jsonl', bench: [benchItem('x')], predictions: [{ file: 'p.jsonl', rows: [row] }], reposRoot: null },
-      { sliceMs: 0 },
-    );
+    const cooperative = await validateData({ benchFile: 'bench.jsonl', bench: [benchItem('x')], predictions: [{ file: 'p.jsonl', rows: [row] }], reposRoot: null }, { sliceMs: 0 });
     ticking = false;
     assert.ok(turns > 5, `only ${turns} event-loop turns ran during validation`);
     assert.deepEqual(cooperative, await validateRow(row));
@@ -151,7 +148,10 @@ describe('huge lines and non-regular files', () => {
     const result = await readPredictionFile(file, { maxLineBytes: Buffer.byteLength(line) + 1 });
     assert.equal(result.items.length, 1);
     assert.equal(result.items[0]!.raw, line);
-    assert.deepEqual(result.problems.map((p) => p.code), ['duplicate-row']);
+    assert.deepEqual(
+      result.problems.map((p) => p.code),
+      ['duplicate-row'],
+    );
   });
 
   it('a FIFO is refused without hanging, as a prediction, bench, line-count or snapshot file', async (t) => {
@@ -177,7 +177,10 @@ describe('huge lines and non-regular files', () => {
     const dir = path.join(base, 'adir.jsonl');
     await mkdir(dir);
     const result = await readPredictionFile(dir);
-    assert.deepEqual(result.problems.map((p) => [p.code, p.message]), [['io-error', 'cannot read file: is a directory']]);
+    assert.deepEqual(
+      result.problems.map((p) => [p.code, p.message]),
+      [['io-error', 'cannot read file: is a directory']],
+    );
   });
 });
 
@@ -222,8 +225,14 @@ describe('decoding and keys', () => {
     const bad = Buffer.concat([Buffer.from('{"instance_id":"b","explorer":"caf'), Buffer.from([0xc3]), Buffer.from('","regions":[]}\n')]);
     await writeFile(file, Buffer.concat([good, bad]));
     const result = await readPredictionFile(file);
-    assert.deepEqual(result.items.map((i) => i.value.explorer), ['e', 'caf\uFFFD']);
-    assert.deepEqual(result.problems.map((p) => [p.line, p.severity, p.code, p.message]), [[2, 'warning', 'invalid-utf8', 'invalid UTF-8 bytes replaced with U+FFFD']]);
+    assert.deepEqual(
+      result.items.map((i) => i.value.explorer),
+      ['e', 'caf\uFFFD'],
+    );
+    assert.deepEqual(
+      result.problems.map((p) => [p.line, p.severity, p.code, p.message]),
+      [[2, 'warning', 'invalid-utf8', 'invalid UTF-8 bytes replaced with U+FFFD']],
+    );
   });
 
   it('an optional model named __proto__ is kept and reaches the ground truth', async () => {
@@ -252,9 +261,12 @@ describe('the trailing-note pattern of agent answers', () => {
   it('strips exactly what the original regex stripped', () => {
     const piece = fc.constantFrom('a', ' ', '\t', '\n', '(', ')', '#', 'x.py', ':3', '\u3000', '\x85');
     fc.assert(
-      fc.property(fc.array(piece, { maxLength: 20 }).map((a) => a.join('')), (s) => {
-        assert.equal(stripTrailingNote(s), reference(s));
-      }),
+      fc.property(
+        fc.array(piece, { maxLength: 20 }).map((a) => a.join('')),
+        (s) => {
+          assert.equal(stripTrailingNote(s), reference(s));
+        },
+      ),
       { numRuns: 5000 },
     );
   });

@@ -39,18 +39,39 @@ before(async () => {
   bench = path.join(dir, 'bench.jsonl');
   preds = path.join(dir, 'preds.jsonl');
   auditDir = path.join(dir, '.swe-explore', 'audit');
-  benchLines.push(record('x__y-1', '[{"path": "a.py", "start": 1, "end": 10}]'), record('x__y-2', '[{"path": "a.py", "start": 1, "end": 4}]'), record('x__y-3', '[{"path": "a.py", "start": 1, "end": -1}]'));
+  benchLines.push(
+    record('x__y-1', '[{"path": "a.py", "start": 1, "end": 10}]'),
+    record('x__y-2', '[{"path": "a.py", "start": 1, "end": 4}]'),
+    record('x__y-3', '[{"path": "a.py", "start": 1, "end": -1}]'),
+  );
   await writeFile(bench, `${benchLines.join('\n')}\n`);
   await writeFile(path.join(dir, 'counts.json'), JSON.stringify({ 'x__y-3': { 'a.py': 8 } }));
   const row = (id: string, explorer: string, start: number, end: number): string => JSON.stringify({ instance_id: id, explorer, regions: [{ path: 'a.py', start, end }] });
-  await writeFile(preds, [row('x__y-1', 'early', 1, 5), row('x__y-2', 'early', 1, 4), row('x__y-3', 'early', 1, 2), row('x__y-1', 'late', 6, 10), row('x__y-2', 'late', 3, 4), row('x__y-3', 'late', 5, 8)].join('\n') + '\n');
+  await writeFile(
+    preds,
+    [row('x__y-1', 'early', 1, 5), row('x__y-2', 'early', 1, 4), row('x__y-3', 'early', 1, 2), row('x__y-1', 'late', 6, 10), row('x__y-2', 'late', 3, 4), row('x__y-3', 'late', 5, 8)].join('\n') +
+      '\n',
+  );
   const at = new Date('2026-01-01T00:00:00Z');
-  const rm1 = removeEvent({ instanceId: 'x__y-1', layer: 'core', model: null, path: 'a.py', start: 1, end: 5, reason: 'incidental-read', note: null, author: 'alice', textSha: textSha('l1\nl2\nl3\nl4\nl5\n', 1, 5) }, at, 'r1');
+  const rm1 = removeEvent(
+    { instanceId: 'x__y-1', layer: 'core', model: null, path: 'a.py', start: 1, end: 5, reason: 'incidental-read', note: null, author: 'alice', textSha: textSha('l1\nl2\nl3\nl4\nl5\n', 1, 5) },
+    at,
+    'r1',
+  );
   await appendAuditEvent(auditDir, rm1);
-  await appendAuditEvent(auditDir, removeEvent({ instanceId: 'x__y-2', layer: 'core', model: null, path: 'a.py', start: 1, end: 4, reason: 'duplicate', note: 'all', author: 'alice', textSha: null }, at, 'r2'));
-  await appendAuditEvent(auditDir, removeEvent({ instanceId: 'x__y-3', layer: 'core', model: null, path: 'a.py', start: 2, end: 3, reason: 'other', note: null, author: 'bob', textSha: null }, at, 'r3'));
+  await appendAuditEvent(
+    auditDir,
+    removeEvent({ instanceId: 'x__y-2', layer: 'core', model: null, path: 'a.py', start: 1, end: 4, reason: 'duplicate', note: 'all', author: 'alice', textSha: null }, at, 'r2'),
+  );
+  await appendAuditEvent(
+    auditDir,
+    removeEvent({ instanceId: 'x__y-3', layer: 'core', model: null, path: 'a.py', start: 2, end: 3, reason: 'other', note: null, author: 'bob', textSha: null }, at, 'r3'),
+  );
   await appendAuditEvent(auditDir, restoreEvent('r3', 'bob', at, 's3'));
-  await appendAuditEvent(auditDir, removeEvent({ instanceId: 'x__y-3', layer: 'core', model: null, path: 'a.py', start: 7, end: 20, reason: 'other', note: null, author: 'bob', textSha: null }, at, 'r4'));
+  await appendAuditEvent(
+    auditDir,
+    removeEvent({ instanceId: 'x__y-3', layer: 'core', model: null, path: 'a.py', start: 7, end: 20, reason: 'other', note: null, author: 'bob', textSha: null }, at, 'r4'),
+  );
   await appendAuditEvent(auditDir, acceptEvent('x__y-1', 'bob', at, 'a1'));
 });
 after(async () => {
@@ -67,7 +88,12 @@ describe('swe-explore export', () => {
     const lines = (await readFile(out, 'utf8')).split('\n');
     assert.equal(lines.pop(), '');
     assert.equal(lines[0], benchLines[0]!.replace('[{"path": "a.py", "start": 1, "end": 10}]', '[{"path": "a.py", "start": 6, "end": 10}]'));
-    assert.equal(lines[1], benchLines[1]!.replace('"read_core_files": ["a.py"], "read_core_regions": [{"path": "a.py", "start": 1, "end": 4}]', '"read_core_files": [], "read_core_regions": []').replace('"main_files": ["a.py"]', '"main_files": []'));
+    assert.equal(
+      lines[1],
+      benchLines[1]!
+        .replace('"read_core_files": ["a.py"], "read_core_regions": [{"path": "a.py", "start": 1, "end": 4}]', '"read_core_files": [], "read_core_regions": []')
+        .replace('"main_files": ["a.py"]', '"main_files": []'),
+    );
     assert.equal(lines[2], benchLines[2]!.replace('[{"path": "a.py", "start": 1, "end": -1}]', '[{"path": "a.py", "start": 1, "end": 6}]'));
   });
 
@@ -82,15 +108,31 @@ describe('swe-explore audit-impact', () => {
   it('JSON lines: explorer, instance, ranking and reason lines; emptied core drops out of "after"', async () => {
     const result = await run('audit-impact', ['--bench', bench, '--preds', preds, '--audit', auditDir, '--line-counts', path.join(dir, 'counts.json')]);
     assert.equal(result.code, 0, result.stderr);
-    const lines = result.stdout.trimEnd().split('\n').map((l) => JSON.parse(l) as Record<string, unknown>);
+    const lines = result.stdout
+      .trimEnd()
+      .split('\n')
+      .map((l) => JSON.parse(l) as Record<string, unknown>);
     const explorers = lines.filter((l) => l['kind'] === 'explorer');
-    assert.deepEqual(explorers.map((e) => [e['explorer'], e['instances_before'], e['instances_after']]), [['early', 3, 2], ['late', 3, 2]]);
+    assert.deepEqual(
+      explorers.map((e) => [e['explorer'], e['instances_before'], e['instances_after']]),
+      [
+        ['early', 3, 2],
+        ['late', 3, 2],
+      ],
+    );
     assert.equal(lines.filter((l) => l['kind'] === 'instance').length, 6);
     const recall = lines.find((l) => l['kind'] === 'ranking' && l['metric'] === 'recall')!;
     assert.deepEqual(recall['before'], ['early', 'late']);
     assert.deepEqual(recall['after'], ['late', 'early']);
     assert.equal(recall['kendall_tau_b'], -1);
-    assert.deepEqual(lines.filter((l) => l['kind'] === 'reason').map((l) => [l['reason'], l['removals'], l['lines']]), [['duplicate', 1, 4], ['incidental-read', 1, 5], ['other', 1, 2]]);
+    assert.deepEqual(
+      lines.filter((l) => l['kind'] === 'reason').map((l) => [l['reason'], l['removals'], l['lines']]),
+      [
+        ['duplicate', 1, 4],
+        ['incidental-read', 1, 5],
+        ['other', 1, 2],
+      ],
+    );
   });
 
   it('export → score round trip: scoring the exported bench gives exactly the "after" numbers', async () => {
@@ -122,7 +164,11 @@ describe('swe-explore audit-impact', () => {
     const second = await run('audit-impact', args);
     assert.equal(first.code, 0, first.stderr);
     assert.equal(first.stdout, second.stdout);
-    const nulls = first.stdout.trimEnd().split('\n').map((l) => JSON.parse(l) as Record<string, unknown>).filter((l) => l['kind'] === 'null');
+    const nulls = first.stdout
+      .trimEnd()
+      .split('\n')
+      .map((l) => JSON.parse(l) as Record<string, unknown>)
+      .filter((l) => l['kind'] === 'null');
     assert.equal(nulls.length, 5);
     const md = await run('audit-impact', [...args, '--format', 'md']);
     assert.match(md.stdout, /^# Audit impact/);

@@ -53,7 +53,10 @@ describe('exportCorrectedBench', () => {
     assert.equal(out[0], raws[0]);
     assert.equal(out[2], raws[2]);
     const want = raws[1]!
-      .replace('[{"path": "a.py", "start": 1, "end": 10}, {"path": "b.py", "start": 5, "end": 9}, {"path": "c.py", "end": 4, "start": 1, "extra": true}]', '[{"path": "a.py", "start": 1, "end": 3}, {"path": "a.py", "start": 6, "end": 10}, {"path": "c.py", "end": 4, "start": 1, "extra": true}]')
+      .replace(
+        '[{"path": "a.py", "start": 1, "end": 10}, {"path": "b.py", "start": 5, "end": 9}, {"path": "c.py", "end": 4, "start": 1, "extra": true}]',
+        '[{"path": "a.py", "start": 1, "end": 3}, {"path": "a.py", "start": 6, "end": 10}, {"path": "c.py", "end": 4, "start": 1, "extra": true}]',
+      )
       .replace('"read_core_files": ["a.py", "b.py", "c.py"]', '"read_core_files": ["a.py", "c.py"]')
       .replace('"main_files": ["a.py", "b.py"]', '"main_files": ["a.py"]');
     assert.equal(out[1], want);
@@ -76,7 +79,8 @@ describe('exportCorrectedBench', () => {
   });
 
   it('compact JSON stays compact; duplicate keys follow JSON.parse (last wins)', () => {
-    const raw = '{"instance_id":"c-1","ground_truth":{"read_core_files":["x.py"],"read_core_regions":[{"path":"x.py","start":1,"end":9}],"read_optional_files_map":{},"read_optional_regions_map":{},"modified_core_files":[],"main_files":[],"read_core_regions":[{"path":"x.py","start":1,"end":5}]}}';
+    const raw =
+      '{"instance_id":"c-1","ground_truth":{"read_core_files":["x.py"],"read_core_regions":[{"path":"x.py","start":1,"end":9}],"read_optional_files_map":{},"read_optional_regions_map":{},"modified_core_files":[],"main_files":[],"read_core_regions":[{"path":"x.py","start":1,"end":5}]}}';
     const [line] = benchLines(`${raw}\n`);
     const out = exportCorrectedBench([line!], new Map([['c-1', [core('x.py', 2, 3)]]]), new Map());
     assert.equal(out[0], raw.replace('"read_core_regions":[{"path":"x.py","start":1,"end":5}]', '"read_core_regions":[{"path":"x.py","start":1,"end":1},{"path":"x.py","start":4,"end":5}]'));
@@ -85,7 +89,16 @@ describe('exportCorrectedBench', () => {
   it('property: every exported line parses to applyRemovals of the original, and unchanged records are identical', () => {
     fc.assert(
       fc.property(
-        fc.array(fc.record({ path: fc.constantFrom('a.py', 'b.py', 'c.py', 'o.py', 'p.py'), start: fc.integer({ min: 0, max: 25 }), end: fc.integer({ min: -1, max: 25 }), layer: fc.constantFrom<'core' | 'optional'>('core', 'optional'), model: fc.constantFrom(null, 'm1', 'm2') }), { maxLength: 5 }),
+        fc.array(
+          fc.record({
+            path: fc.constantFrom('a.py', 'b.py', 'c.py', 'o.py', 'p.py'),
+            start: fc.integer({ min: 0, max: 25 }),
+            end: fc.integer({ min: -1, max: 25 }),
+            layer: fc.constantFrom<'core' | 'optional'>('core', 'optional'),
+            model: fc.constantFrom(null, 'm1', 'm2'),
+          }),
+          { maxLength: 5 },
+        ),
         (specs) => {
           const removals = specs.map((s) => (s.layer === 'core' ? core(s.path, s.start, s.end) : opt(s.model, s.path, s.start, s.end)));
           const counts = new Map([['p.py', 12]]);

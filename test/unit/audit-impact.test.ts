@@ -34,11 +34,27 @@ describe('auditImpact', () => {
   const before = [row('i1', 'A', 0.2), row('i2', 'A', 0.4), row('i1', 'B', 0.6), row('i2', 'B', 0.2), row('i1', 'C', 0.1), row('i2', 'C', 0.1)];
   // i2's core became empty: it has no "after" row
   const after = [row('i1', 'A', 0.9), row('i1', 'B', 0.5), row('i1', 'C', 0.2)];
-  const lines = auditImpact({ before, after, auditedInstances: ['i2', 'i1', 'i1'], removals: [{ reason: 'over-broad-read', lines: 10 }, { reason: 'duplicate', lines: 0 }, { reason: 'over-broad-read', lines: 5 }] });
+  const lines = auditImpact({
+    before,
+    after,
+    auditedInstances: ['i2', 'i1', 'i1'],
+    removals: [
+      { reason: 'over-broad-read', lines: 10 },
+      { reason: 'duplicate', lines: 0 },
+      { reason: 'over-broad-read', lines: 5 },
+    ],
+  });
 
   it('explorer lines: macro averages over each side; dropped instances leave "after"', () => {
     const explorers = lines.filter((l): l is ExplorerImpact => l.kind === 'explorer');
-    assert.deepEqual(explorers.map((e) => [e.explorer, e.instances_before, e.instances_after]), [['A', 2, 1], ['B', 2, 1], ['C', 2, 1]]);
+    assert.deepEqual(
+      explorers.map((e) => [e.explorer, e.instances_before, e.instances_after]),
+      [
+        ['A', 2, 1],
+        ['B', 2, 1],
+        ['C', 2, 1],
+      ],
+    );
     const a = explorers[0]!;
     assert.ok(Math.abs(a.before.recall - 0.3) < 1e-12);
     assert.equal(a.after.recall, 0.9);
@@ -47,10 +63,17 @@ describe('auditImpact', () => {
 
   it('instance lines for every audited instance and explorer; null when not scored', () => {
     const instances = lines.filter((l): l is InstanceImpact => l.kind === 'instance');
-    assert.deepEqual(instances.map((i) => [i.instance_id, i.explorer, i.after === null]), [
-      ['i1', 'A', false], ['i1', 'B', false], ['i1', 'C', false],
-      ['i2', 'A', true], ['i2', 'B', true], ['i2', 'C', true],
-    ]);
+    assert.deepEqual(
+      instances.map((i) => [i.instance_id, i.explorer, i.after === null]),
+      [
+        ['i1', 'A', false],
+        ['i1', 'B', false],
+        ['i1', 'C', false],
+        ['i2', 'A', true],
+        ['i2', 'B', true],
+        ['i2', 'C', true],
+      ],
+    );
   });
 
   it('ranking lines: best first, τ-b over paired macro values', () => {
@@ -58,14 +81,20 @@ describe('auditImpact', () => {
     assert.deepEqual(recall.before, ['B', 'A', 'C']); // 0.4, 0.3, 0.1
     assert.deepEqual(recall.after, ['A', 'B', 'C']); // 0.9, 0.5, 0.2
     assert.equal(recall.kendall_tau_b, 1 / 3);
-    assert.deepEqual(lines.filter((l) => l.kind === 'ranking').map((l) => (l as RankingImpact).metric), ['precision', 'recall', 'ndcg_at_500', 'hit_file_rate', 'context_efficiency']);
+    assert.deepEqual(
+      lines.filter((l) => l.kind === 'ranking').map((l) => (l as RankingImpact).metric),
+      ['precision', 'recall', 'ndcg_at_500', 'hit_file_rate', 'context_efficiency'],
+    );
   });
 
   it('reason lines', () => {
-    assert.deepEqual(lines.filter((l) => l.kind === 'reason'), [
-      { kind: 'reason', reason: 'duplicate', removals: 1, lines: 0 },
-      { kind: 'reason', reason: 'over-broad-read', removals: 2, lines: 15 },
-    ]);
+    assert.deepEqual(
+      lines.filter((l) => l.kind === 'reason'),
+      [
+        { kind: 'reason', reason: 'duplicate', removals: 1, lines: 0 },
+        { kind: 'reason', reason: 'over-broad-read', removals: 2, lines: 15 },
+      ],
+    );
   });
 
   it('kendallTauB is null with fewer than two explorers', () => {
@@ -101,7 +130,10 @@ describe('null model', () => {
             const key = `${r.path}:${n}`;
             assert.ok(!seen.has(key), 'overlap');
             seen.add(key);
-            assert.ok((coreLines.get(r.path) ?? []).some(([a, b]) => a <= n && n <= b), 'outside core');
+            assert.ok(
+              (coreLines.get(r.path) ?? []).some(([a, b]) => a <= n && n <= b),
+              'outside core',
+            );
           }
         }
         assert.equal(seen.size, wanted);
@@ -134,9 +166,18 @@ describe('null model', () => {
 
 describe('authorAgreement', () => {
   it("Cohen's κ over core lines per author pair, with the disputed spans", () => {
-    const coreLines = lineSetFrom([{ path: 'a.py', start: 1, end: 10 }, { path: 'b.py', start: 1, end: 10 }]);
+    const coreLines = lineSetFrom([
+      { path: 'a.py', start: 1, end: 10 },
+      { path: 'b.py', start: 1, end: 10 },
+    ]);
     const removedByAuthor = new Map<string, LineSet>([
-      ['bob', lineSetFrom([{ path: 'a.py', start: 1, end: 6 }, { path: 'z.py', start: 1, end: 99 }])],
+      [
+        'bob',
+        lineSetFrom([
+          { path: 'a.py', start: 1, end: 6 },
+          { path: 'z.py', start: 1, end: 99 },
+        ]),
+      ],
       ['alice', lineSetFrom([{ path: 'a.py', start: 1, end: 4 }])],
       ['carol', new Map()],
     ]);
@@ -162,7 +203,12 @@ describe('authorAgreement', () => {
 
 describe('renderings', () => {
   it('render the whole report', () => {
-    const lines = auditImpact({ before: [row('i1', '=evil', 0.5), row('i1', 'B|x', 0.2)], after: [row('i1', '=evil', 0.1), row('i1', 'B|x', 0.2)], auditedInstances: ['i1'], removals: [{ reason: '@reason', lines: 3 }] });
+    const lines = auditImpact({
+      before: [row('i1', '=evil', 0.5), row('i1', 'B|x', 0.2)],
+      after: [row('i1', '=evil', 0.1), row('i1', 'B|x', 0.2)],
+      auditedInstances: ['i1'],
+      removals: [{ reason: '@reason', lines: 3 }],
+    });
     const csv = renderImpactCsv(lines);
     const rows = csv.trimEnd().split('\n');
     assert.equal(rows[0], 'kind,explorer,instance_id,metric,reason,before,after,delta,detail');

@@ -57,7 +57,10 @@ describe('audit events', () => {
     assert.deepEqual(Object.keys(restoreEvent('x', 'alice')), ['v', 'op', 'id', 'target', 'author', 'at']);
     assert.deepEqual(Object.keys(acceptEvent('i', 'alice')), ['v', 'op', 'id', 'instance_id', 'author', 'at']);
     const e = removeEvent(removal(), AT, 'id-1');
-    assert.equal(JSON.stringify(e), '{"v":1,"op":"remove","id":"id-1","instance_id":"org__repo-1","layer":"core","model":null,"path":"a.py","start":3,"end":5,"reason":"incidental-read","note":null,"author":"alice","at":"2026-01-02T03:04:05.000Z","text_sha":null}');
+    assert.equal(
+      JSON.stringify(e),
+      '{"v":1,"op":"remove","id":"id-1","instance_id":"org__repo-1","layer":"core","model":null,"path":"a.py","start":3,"end":5,"reason":"incidental-read","note":null,"author":"alice","at":"2026-01-02T03:04:05.000Z","text_sha":null}',
+    );
     assert.match(removeEvent(removal()).id, /^[0-9a-f-]{36}$/);
   });
 
@@ -65,7 +68,10 @@ describe('audit events', () => {
     const text = line(removeEvent(removal(), AT, 'r1')) + line(acceptEvent('org__repo-2', 'bob', AT, 'a1')) + line(restoreEvent('r1', 'alice', AT, 's1'));
     const parsed = parseAuditText(text, 'f.jsonl');
     assert.deepEqual(parsed.problems, []);
-    assert.deepEqual(parsed.events.map((e) => e.op), ['remove', 'accept', 'restore']);
+    assert.deepEqual(
+      parsed.events.map((e) => e.op),
+      ['remove', 'accept', 'restore'],
+    );
     const r = parsed.events[0]!;
     assert.ok(r.op === 'remove');
     assert.equal(r.instanceId, 'org__repo-1');
@@ -79,7 +85,10 @@ describe('parseAuditText on damaged files', () => {
   it('a torn last line is a warning; earlier events stay', () => {
     const text = good('r1') + good('r2') + '{"v":1,"op":"remove","id":"r3","inst';
     const parsed = parseAuditText(text, 'f.jsonl');
-    assert.deepEqual(parsed.events.map((e) => (e.op === 'remove' ? e.id : '?')), ['r1', 'r2']);
+    assert.deepEqual(
+      parsed.events.map((e) => (e.op === 'remove' ? e.id : '?')),
+      ['r1', 'r2'],
+    );
     assert.equal(parsed.problems.length, 1);
     assert.equal(parsed.problems[0]!.code, 'audit-torn-line');
     assert.equal(parsed.problems[0]!.severity, 'warning');
@@ -89,11 +98,17 @@ describe('parseAuditText on damaged files', () => {
   it('a hand-edited invalid line in the middle is an error at its line and skipped', () => {
     const text = good('r1') + '{"v":1,"op":"remove", oops}\n' + line({ ...removeEvent(removal(), AT, 'r3'), start: 'three' }) + good('r4');
     const parsed = parseAuditText(text, 'f.jsonl');
-    assert.deepEqual(parsed.events.map((e) => (e.op === 'remove' ? e.id : '?')), ['r1', 'r4']);
-    assert.deepEqual(parsed.problems.map((p) => [p.line, p.code, p.severity]), [
-      [2, 'audit-event-invalid', 'error'],
-      [3, 'audit-event-invalid', 'error'],
-    ]);
+    assert.deepEqual(
+      parsed.events.map((e) => (e.op === 'remove' ? e.id : '?')),
+      ['r1', 'r4'],
+    );
+    assert.deepEqual(
+      parsed.problems.map((p) => [p.line, p.code, p.severity]),
+      [
+        [2, 'audit-event-invalid', 'error'],
+        [3, 'audit-event-invalid', 'error'],
+      ],
+    );
     assert.match(parsed.problems[1]!.message, /"start"/);
     assert.equal(parsed.problems[1]!.instanceId, 'org__repo-1');
   });
@@ -102,7 +117,10 @@ describe('parseAuditText on damaged files', () => {
     const text = `${JSON.stringify({ v: 1, op: 'comment', id: 'c1', text: 'hi' })}\r\n\n${JSON.stringify({ ...removeEvent(removal(), AT, 'r1'), extra: { nested: [1] } })}\r\n`;
     const parsed = parseAuditText(text, 'f.jsonl');
     assert.deepEqual(parsed.problems, []);
-    assert.deepEqual(parsed.events.map((e) => e.op), ['unknown', 'remove']);
+    assert.deepEqual(
+      parsed.events.map((e) => e.op),
+      ['unknown', 'remove'],
+    );
     assert.equal(parsed.events[1]!.line, 3);
   });
 
@@ -152,7 +170,10 @@ describe('readAuditFolder', () => {
     await writeFile(path.join(folder, 'notes.txt'), 'not an audit file');
 
     const read = await readAuditFolder(folder);
-    assert.deepEqual(read.effectiveRemovals.map((r) => r.id), ['r3']);
+    assert.deepEqual(
+      read.effectiveRemovals.map((r) => r.id),
+      ['r3'],
+    );
     assert.deepEqual(read.accepted, [{ instanceId: 'org__repo-9', author: 'bob', id: 'a1' }]);
     assert.equal(read.conflicts.length, 1);
     assert.equal(read.conflicts[0]!.restore.id, 's2');
@@ -190,8 +211,14 @@ describe('appendAuditEvent', () => {
     const afterText = await readFile(file, 'utf8');
     assert.ok(afterText.startsWith(beforeText));
     const read = await readAuditFolder(folder);
-    assert.deepEqual(read.effectiveRemovals.map((r) => r.id), ['r1', 'r2']);
-    assert.deepEqual(read.problems.map((p) => [p.line, p.code]), [[2, 'audit-event-invalid']]);
+    assert.deepEqual(
+      read.effectiveRemovals.map((r) => r.id),
+      ['r1', 'r2'],
+    );
+    assert.deepEqual(
+      read.problems.map((p) => [p.line, p.code]),
+      [[2, 'audit-event-invalid']],
+    );
   });
 
   it('two processes appending 500 events each to the same file: 1000 intact lines', async () => {

@@ -78,16 +78,52 @@ const RUNS = { numRuns: 1500 };
 
 describe('normalize', () => {
   it('sorts, merges overlapping and adjacent intervals', () => {
-    assert.deepEqual(normalize([[10, 12], [1, 3], [4, 5], [11, 20], [30, 30]]), [[1, 5], [10, 20], [30, 30]]);
+    assert.deepEqual(
+      normalize([
+        [10, 12],
+        [1, 3],
+        [4, 5],
+        [11, 20],
+        [30, 30],
+      ]),
+      [
+        [1, 5],
+        [10, 20],
+        [30, 30],
+      ],
+    );
   });
   it('merges nested intervals into the outer one', () => {
-    assert.deepEqual(normalize([[1, 100], [5, 6], [50, 60]]), [[1, 100]]);
+    assert.deepEqual(
+      normalize([
+        [1, 100],
+        [5, 6],
+        [50, 60],
+      ]),
+      [[1, 100]],
+    );
   });
   it('keeps a one-line gap (not adjacent)', () => {
-    assert.deepEqual(normalize([[1, 3], [5, 7]]), [[1, 3], [5, 7]]);
+    assert.deepEqual(
+      normalize([
+        [1, 3],
+        [5, 7],
+      ]),
+      [
+        [1, 3],
+        [5, 7],
+      ],
+    );
   });
   it('drops inverted (empty) intervals', () => {
-    assert.deepEqual(normalize([[11, 1], [3, 3], [7, 6]]), [[3, 3]]);
+    assert.deepEqual(
+      normalize([
+        [11, 1],
+        [3, 3],
+        [7, 6],
+      ]),
+      [[3, 3]],
+    );
     assert.deepEqual(normalize([[5, 4]]), []);
   });
   it('handles empty and single inputs', () => {
@@ -95,9 +131,15 @@ describe('normalize', () => {
     assert.deepEqual(normalize([[2, 9]]), [[2, 9]]);
   });
   it('does not mutate its input', () => {
-    const input: [number, number][] = [[5, 9], [1, 6]];
+    const input: [number, number][] = [
+      [5, 9],
+      [1, 6],
+    ];
     normalize(input);
-    assert.deepEqual(input, [[5, 9], [1, 6]]);
+    assert.deepEqual(input, [
+      [5, 9],
+      [1, 6],
+    ]);
   });
   it('property: equals the canonical form of the naive line set', () => {
     fc.assert(
@@ -114,19 +156,58 @@ describe('normalize', () => {
 
 describe('setSize', () => {
   it('sums closed-interval lengths', () => {
-    assert.equal(setSize([[1, 1], [3, 10]]), 9);
+    assert.equal(
+      setSize([
+        [1, 1],
+        [3, 10],
+      ]),
+      9,
+    );
     assert.equal(setSize(EMPTY_SET), 0);
   });
 });
 
 describe('intersect / intersectionSize', () => {
   it('intersects overlapping, nested and touching intervals', () => {
-    assert.deepEqual(intersect([[1, 10], [20, 30]], [[5, 25]]), [[5, 10], [20, 25]]);
-    assert.deepEqual(intersect([[1, 100]], [[10, 20], [30, 40]]), [[10, 20], [30, 40]]);
+    assert.deepEqual(
+      intersect(
+        [
+          [1, 10],
+          [20, 30],
+        ],
+        [[5, 25]],
+      ),
+      [
+        [5, 10],
+        [20, 25],
+      ],
+    );
+    assert.deepEqual(
+      intersect(
+        [[1, 100]],
+        [
+          [10, 20],
+          [30, 40],
+        ],
+      ),
+      [
+        [10, 20],
+        [30, 40],
+      ],
+    );
     assert.deepEqual(intersect([[1, 5]], [[5, 9]]), [[5, 5]]);
     assert.deepEqual(intersect([[1, 4]], [[5, 9]]), []);
     assert.deepEqual(intersect([], [[1, 9]]), []);
-    assert.equal(intersectionSize([[1, 10], [20, 30]], [[5, 25]]), 12);
+    assert.equal(
+      intersectionSize(
+        [
+          [1, 10],
+          [20, 30],
+        ],
+        [[5, 25]],
+      ),
+      12,
+    );
     assert.equal(intersectionSize([[1, 4]], [[5, 9]]), 0);
     assert.equal(intersectionSize([], []), 0);
   });
@@ -148,7 +229,20 @@ describe('intersect / intersectionSize', () => {
 describe('union', () => {
   it('merges across the two sets, including adjacency', () => {
     assert.deepEqual(union([[1, 3]], [[4, 6]]), [[1, 6]]);
-    assert.deepEqual(union([[1, 3], [10, 12]], [[5, 6]]), [[1, 3], [5, 6], [10, 12]]);
+    assert.deepEqual(
+      union(
+        [
+          [1, 3],
+          [10, 12],
+        ],
+        [[5, 6]],
+      ),
+      [
+        [1, 3],
+        [5, 6],
+        [10, 12],
+      ],
+    );
     assert.deepEqual(union([], [[2, 3]]), [[2, 3]]);
     assert.deepEqual(union([[2, 3]], []), [[2, 3]]);
   });
@@ -164,7 +258,10 @@ describe('union', () => {
 
 describe('subtract', () => {
   it('splits an interval in two', () => {
-    assert.deepEqual(subtract([[1, 100]], [[40, 60]]), [[1, 39], [61, 100]]);
+    assert.deepEqual(subtract([[1, 100]], [[40, 60]]), [
+      [1, 39],
+      [61, 100],
+    ]);
   });
   it('removes whole, prefix, suffix and nothing', () => {
     assert.deepEqual(subtract([[1, 10]], [[1, 10]]), []);
@@ -175,8 +272,36 @@ describe('subtract', () => {
     assert.deepEqual(subtract([[1, 2]], []), [[1, 2]]);
   });
   it('one subtrahend spanning several intervals, several holes in one interval', () => {
-    assert.deepEqual(subtract([[1, 5], [8, 12], [20, 25]], [[3, 21]]), [[1, 2], [22, 25]]);
-    assert.deepEqual(subtract([[1, 20]], [[2, 3], [5, 5], [10, 19]]), [[1, 1], [4, 4], [6, 9], [20, 20]]);
+    assert.deepEqual(
+      subtract(
+        [
+          [1, 5],
+          [8, 12],
+          [20, 25],
+        ],
+        [[3, 21]],
+      ),
+      [
+        [1, 2],
+        [22, 25],
+      ],
+    );
+    assert.deepEqual(
+      subtract(
+        [[1, 20]],
+        [
+          [2, 3],
+          [5, 5],
+          [10, 19],
+        ],
+      ),
+      [
+        [1, 1],
+        [4, 4],
+        [6, 9],
+        [20, 20],
+      ],
+    );
   });
   it('property: matches the naive model', () => {
     fc.assert(
@@ -191,12 +316,18 @@ describe('subtract', () => {
 
 describe('rangeIntersectionSize / rangeIntersection', () => {
   it('counts a closed range against a set', () => {
-    const set: IntervalSet = [[1, 10], [20, 30]];
+    const set: IntervalSet = [
+      [1, 10],
+      [20, 30],
+    ];
     assert.equal(rangeIntersectionSize(set, 5, 25), 12);
     assert.equal(rangeIntersectionSize(set, 11, 19), 0);
     assert.equal(rangeIntersectionSize(set, 10, 10), 1);
     assert.equal(rangeIntersectionSize(set, 0, 100), 21);
-    assert.deepEqual(rangeIntersection(set, 5, 25), [[5, 10], [20, 25]]);
+    assert.deepEqual(rangeIntersection(set, 5, 25), [
+      [5, 10],
+      [20, 25],
+    ]);
   });
   it('is 0 / empty for inverted ranges and empty sets', () => {
     assert.equal(rangeIntersectionSize([[1, 100]], 11, 1), 0);
@@ -219,7 +350,10 @@ describe('rangeIntersectionSize / rangeIntersection', () => {
 
 describe('containsLine', () => {
   it('finds lines at interval edges and misses gaps', () => {
-    const set: IntervalSet = [[1, 3], [7, 9]];
+    const set: IntervalSet = [
+      [1, 3],
+      [7, 9],
+    ];
     assert.equal(containsLine(set, 1), true);
     assert.equal(containsLine(set, 3), true);
     assert.equal(containsLine(set, 4), false);
@@ -253,13 +387,22 @@ describe('line sets', () => {
   });
   it('lineSetIntersectionSize never matches different path strings', () => {
     const a = lineSetFrom([{ path: 'a.py', start: 1, end: 10 }]);
-    const b = lineSetFrom([{ path: './a.py', start: 1, end: 10 }, { path: 'a.py', start: 8, end: 20 }]);
+    const b = lineSetFrom([
+      { path: './a.py', start: 1, end: 10 },
+      { path: 'a.py', start: 8, end: 20 },
+    ]);
     assert.equal(lineSetIntersectionSize(a, b), 3);
     assert.equal(lineSetIntersectionSize(b, a), 3);
   });
   it('lineSetUnion and lineSetSubtract work path-wise; emptied paths are dropped', () => {
-    const a = lineSetFrom([{ path: 'a.py', start: 1, end: 10 }, { path: 'b.py', start: 1, end: 2 }]);
-    const b = lineSetFrom([{ path: 'a.py', start: 11, end: 12 }, { path: 'b.py', start: 1, end: 5 }]);
+    const a = lineSetFrom([
+      { path: 'a.py', start: 1, end: 10 },
+      { path: 'b.py', start: 1, end: 2 },
+    ]);
+    const b = lineSetFrom([
+      { path: 'a.py', start: 11, end: 12 },
+      { path: 'b.py', start: 1, end: 5 },
+    ]);
     const u = lineSetUnion(a, b);
     assert.deepEqual(u.get('a.py'), [[1, 12]]);
     assert.deepEqual(u.get('b.py'), [[1, 5]]);

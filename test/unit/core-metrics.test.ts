@@ -93,7 +93,12 @@ describe('§1 resolving a region', () => {
   });
 
   it('§1.4 end 0 and end -2 (non-negative start) are unresolvable, even with L known', () => {
-    for (const [s, e] of [[1, 0], [3, -2], [0, -5], [0, 0]] as const) {
+    for (const [s, e] of [
+      [1, 0],
+      [3, -2],
+      [0, -5],
+      [0, 0],
+    ] as const) {
       assert.deepEqual(resolveRegion(reg(A, s, e), 100), { kind: 'unresolvable', reason: 'non-positive-end' }, `${s},${e}`);
     }
     const m = score(gt({ coreRegions: [reg(A, 1, 10)] }), [reg(A, 1, 0), reg(A, 1, -2)], counts({ [A]: 10 }));
@@ -174,7 +179,10 @@ describe('§3 / §8 duplicate and overlapping predictions', () => {
 
   it('are re-counted in nDCG gains (no de-duplication across entries)', () => {
     const inst = prep(g, preds);
-    assert.deepEqual(inst.predictions.map((p) => p.gain), [10, 10, 6]);
+    assert.deepEqual(
+      inst.predictions.map((p) => p.gain),
+      [10, 10, 6],
+    );
     const d = ndcgDetail(inst, 100);
     assert.equal(d.dcg, 10 / Math.log2(2) + 10 / Math.log2(3) + 6 / Math.log2(4));
     assert.equal(d.ndcg, 1);
@@ -283,7 +291,10 @@ describe('§4.8 / §5 main-file weights', () => {
   it('main-file core lines weigh 1.5 in nDCG gains', () => {
     const g = gt({ coreRegions: [reg(A, 1, 10), reg(B, 1, 10)], mainFiles: [A] });
     const inst = prep(g, [reg(B, 1, 10), reg(A, 1, 10)]);
-    assert.deepEqual(inst.predictions.map((p) => p.gain), [10, 15]);
+    assert.deepEqual(
+      inst.predictions.map((p) => p.gain),
+      [10, 15],
+    );
     const d = ndcgDetail(inst, 100);
     assert.equal(d.dcg, 10 + 15 / Math.log2(3));
     assert.equal(d.idcg, 15 + 10 / Math.log2(3));
@@ -329,8 +340,28 @@ describe('§5 nDCG@B', () => {
     assert.equal(d.admitted, 1, 'entry 3 (10 lines) would fit after entry 1 but the walk has stopped');
     assert.equal(d.dcg, 60);
     assert.equal(d.ndcg, 1);
-    assert.equal(budgetedDcg([{ gain: 1, length: 60 }, { gain: 1, length: 41 }, { gain: 1, length: 1 }], 100).admitted, 1);
-    assert.equal(budgetedDcg([{ gain: 1, length: 60 }, { gain: 1, length: 40 }], 100).admitted, 2, 'total == B is admitted');
+    assert.equal(
+      budgetedDcg(
+        [
+          { gain: 1, length: 60 },
+          { gain: 1, length: 41 },
+          { gain: 1, length: 1 },
+        ],
+        100,
+      ).admitted,
+      1,
+    );
+    assert.equal(
+      budgetedDcg(
+        [
+          { gain: 1, length: 60 },
+          { gain: 1, length: 40 },
+        ],
+        100,
+      ).admitted,
+      2,
+      'total == B is admitted',
+    );
   });
 
   it('the ideal re-orders the explorer’s own regions by density gain / max(len, 1), stable for ties', () => {
@@ -343,7 +374,10 @@ describe('§5 nDCG@B', () => {
       { gain: 2, length: 0, id: 'f' }, // 2 / 1 = 2
       { gain: 0, length: 7, id: 'g' }, // 0 (tie with d, stays after it)
     ];
-    assert.deepEqual(idealOrder(entries).map((e) => e.id), ['c', 'e', 'f', 'a', 'b', 'd', 'g']);
+    assert.deepEqual(
+      idealOrder(entries).map((e) => e.id),
+      ['c', 'e', 'f', 'a', 'b', 'd', 'g'],
+    );
     const inst = prep(gt({ coreRegions: [reg(A, 1, 200)] }), [reg('x.py', 1, 10), reg(A, 1, 10)]);
     const d = ndcgDetail(inst, 100);
     assert.equal(d.dcg, 10 / Math.log2(3));
@@ -371,7 +405,10 @@ describe('§5 nDCG@B', () => {
     const inst = prep(gt({ coreRegions: [reg(A, 1, 10)] }), [reg('x.py', 1, -1), reg(A, 1, 10)], counts({ 'x.py': 50 }));
     assert.deepEqual(
       inst.predictions.map((p) => [p.gain, p.ndcgLength]),
-      [[0, 0], [10, 10]],
+      [
+        [0, 0],
+        [10, 10],
+      ],
     );
     assert.equal(ndcgDetail(inst, 100).dcg, 10 / Math.log2(3));
   });
@@ -445,7 +482,10 @@ describe('§2 line-count profiles', () => {
 
   it('snapshot: every known count is used', () => {
     const inst = prep(g, preds, lineCounts, 'snapshot');
-    assert.deepEqual(inst.predictions.map((p) => p.resolution.kind), ['resolved', 'resolved', 'resolved', 'resolved']);
+    assert.deepEqual(
+      inst.predictions.map((p) => p.resolution.kind),
+      ['resolved', 'resolved', 'resolved', 'resolved'],
+    );
     const m = score(g, preds, lineCounts, 'snapshot');
     assert.equal(m.precision, 10 / 85);
     assert.equal(m.noise_region_rate, 3 / 4);
@@ -478,19 +518,58 @@ describe('explainInstance', () => {
   const ex = explainInstance(inst, 30);
 
   it('per-prediction fields: rank, lengths, budget status, gain, discount, new core lines, regions touched, noise', () => {
-    assert.deepEqual(ex.predictions.map((p) => p.rank), [1, 2, 3, 4, 5]);
-    assert.deepEqual(ex.predictions.map((p) => p.lines), [10, 11, 0, 0, 41]);
-    assert.deepEqual(ex.predictions.map((p) => p.ndcgLength), [10, 11, 0, -12, 41]);
-    assert.deepEqual(ex.predictions.map((p) => p.cumulativeLength), [10, 21, 21, 9, 50]);
-    assert.deepEqual(ex.predictions.map((p) => p.ndcgAdmitted), [true, true, true, true, false]);
-    assert.deepEqual(ex.predictions.map((p) => p.linesInBudget), [10, 11, 0, 0, 9]);
-    assert.deepEqual(ex.predictions.map((p) => p.budgetStatus), ['in', 'in', 'no-lines', 'no-lines', 'partial']);
-    assert.deepEqual(ex.predictions.map((p) => p.gain), [15, 16.5, 0, 0, 11]);
-    assert.deepEqual(ex.predictions.map((p) => p.discount), [1, 1 / Math.log2(3), 1 / 2, 1 / Math.log2(5), 1 / Math.log2(6)]);
-    assert.deepEqual(ex.predictions.map((p) => p.coreLinesHit), [10, 11, 0, 0, 11]);
-    assert.deepEqual(ex.predictions.map((p) => p.newCoreLines), [10, 5, 0, 0, 11]);
-    assert.deepEqual(ex.predictions.map((p) => p.coreRegionsTouched), [[0], [0], [], [1], [1]]);
-    assert.deepEqual(ex.predictions.map((p) => p.noise), [false, false, true, false, false]);
+    assert.deepEqual(
+      ex.predictions.map((p) => p.rank),
+      [1, 2, 3, 4, 5],
+    );
+    assert.deepEqual(
+      ex.predictions.map((p) => p.lines),
+      [10, 11, 0, 0, 41],
+    );
+    assert.deepEqual(
+      ex.predictions.map((p) => p.ndcgLength),
+      [10, 11, 0, -12, 41],
+    );
+    assert.deepEqual(
+      ex.predictions.map((p) => p.cumulativeLength),
+      [10, 21, 21, 9, 50],
+    );
+    assert.deepEqual(
+      ex.predictions.map((p) => p.ndcgAdmitted),
+      [true, true, true, true, false],
+    );
+    assert.deepEqual(
+      ex.predictions.map((p) => p.linesInBudget),
+      [10, 11, 0, 0, 9],
+    );
+    assert.deepEqual(
+      ex.predictions.map((p) => p.budgetStatus),
+      ['in', 'in', 'no-lines', 'no-lines', 'partial'],
+    );
+    assert.deepEqual(
+      ex.predictions.map((p) => p.gain),
+      [15, 16.5, 0, 0, 11],
+    );
+    assert.deepEqual(
+      ex.predictions.map((p) => p.discount),
+      [1, 1 / Math.log2(3), 1 / 2, 1 / Math.log2(5), 1 / Math.log2(6)],
+    );
+    assert.deepEqual(
+      ex.predictions.map((p) => p.coreLinesHit),
+      [10, 11, 0, 0, 11],
+    );
+    assert.deepEqual(
+      ex.predictions.map((p) => p.newCoreLines),
+      [10, 5, 0, 0, 11],
+    );
+    assert.deepEqual(
+      ex.predictions.map((p) => p.coreRegionsTouched),
+      [[0], [0], [], [1], [1]],
+    );
+    assert.deepEqual(
+      ex.predictions.map((p) => p.noise),
+      [false, false, true, false, false],
+    );
   });
 
   it('per-core-region fields: weight, covered, coveredInBudget, missedSpans, coveringRanks, hit', () => {
@@ -511,7 +590,10 @@ describe('explainInstance', () => {
     assert.equal(b.coveredLinesInBudget, 9);
     assert.deepEqual(b.coveringRanks, [5], 'the inverted rank 4 covers no line');
     assert.deepEqual(b.coveringRanksInBudget, [5]);
-    assert.deepEqual(b.missedSpans, [[10, 19], [29, 30]]);
+    assert.deepEqual(b.missedSpans, [
+      [10, 19],
+      [29, 30],
+    ]);
     assert.deepEqual(b.uncoveredSpans, [[10, 19]]);
     assert.equal(b.hit, true);
   });
@@ -521,7 +603,10 @@ describe('explainInstance', () => {
     assert.deepEqual(ex.lines.inBudget.get(B), [[20, 28]]);
     assert.deepEqual(ex.lines.predicted.get(B), [[20, 60]]);
     assert.deepEqual(ex.lines.missed.get(A), [[16, 20]]);
-    assert.deepEqual(ex.lines.missed.get(B), [[10, 19], [29, 30]]);
+    assert.deepEqual(ex.lines.missed.get(B), [
+      [10, 19],
+      [29, 30],
+    ]);
     assert.equal(ex.coreLines, 41);
     assert.equal(ex.predictedLines, 56);
     assert.equal(ex.optionalLines, 0);
@@ -534,14 +619,7 @@ describe('explainInstance', () => {
 
   it('quirks: repeated lines, unresolvable (non-GT file), inverted, past EOF, main-file weight, self-normalised nDCG', () => {
     const kinds = ex.quirks.map((q) => `${q.kind}${q.rank !== undefined ? `#${q.rank}` : ''}`).sort();
-    assert.deepEqual(kinds, [
-      'inverted#4',
-      'main-file-weight',
-      'ndcg-self-normalised',
-      'past-eof#5',
-      'repeated-lines#2',
-      'unresolvable-no-line-count#3',
-    ]);
+    assert.deepEqual(kinds, ['inverted#4', 'main-file-weight', 'ndcg-self-normalised', 'past-eof#5', 'repeated-lines#2', 'unresolvable-no-line-count#3']);
     const unresolvable = ex.quirks.find((q) => q.kind === 'unresolvable-no-line-count');
     assert.match(unresolvable?.message ?? '', /ground-truth/);
     assert.match(ex.quirks.find((q) => q.kind === 'past-eof')?.message ?? '', /20 line/);
@@ -564,8 +642,14 @@ describe('explainInstance', () => {
       'unresolvable-empty-file#2',
       'unresolvable-non-positive-end#3',
     ]);
-    assert.deepEqual(ex2.predictions.map((p) => p.budgetStatus), ['partial', 'no-lines', 'no-lines', 'over']);
-    assert.deepEqual(ex2.predictions.map((p) => p.linesInBudget), [100, 0, 0, 0]);
+    assert.deepEqual(
+      ex2.predictions.map((p) => p.budgetStatus),
+      ['partial', 'no-lines', 'no-lines', 'over'],
+    );
+    assert.deepEqual(
+      ex2.predictions.map((p) => p.linesInBudget),
+      [100, 0, 0, 0],
+    );
     assert.equal(ex2.ndcg.admitted, 1);
     assert.equal(ex2.coreRegions[1]?.lines, 0);
     assert.deepEqual(ex2.coreRegions[1]?.missedSpans, []);
@@ -574,7 +658,10 @@ describe('explainInstance', () => {
 
   it('quirks: empty core and nDCG clamped', () => {
     const empty = explainInstance(prep(gt(), [reg(A, 1, 5)]), 100);
-    assert.deepEqual(empty.quirks.map((q) => q.kind), ['empty-core']);
+    assert.deepEqual(
+      empty.quirks.map((q) => q.kind),
+      ['empty-core'],
+    );
     const clamped = explainInstance(prep(gt({ coreRegions: [reg(A, 1, 90), reg(B, 1, 1)] }), [reg(A, 1, 100), reg(B, 1, 1)]), 100);
     assert.ok(clamped.quirks.some((q) => q.kind === 'ndcg-clamped'));
     assert.equal(clamped.ndcg.clamped, true);
@@ -671,14 +758,19 @@ describe('applyRemovals', () => {
 
 // =============================================================================================
 describe('aggregate', () => {
-  const row = (v: number): OfficialMetrics =>
-    Object.fromEntries(OFFICIAL_METRIC_NAMES.map((n, i) => [n, v * (i + 1)])) as OfficialMetrics;
+  const row = (v: number): OfficialMetrics => Object.fromEntries(OFFICIAL_METRIC_NAMES.map((n, i) => [n, v * (i + 1)])) as OfficialMetrics;
 
   it('macroAverage is a plain mean per metric; empty → zeros', () => {
     assertAllZero(macroAverage([]));
     const avg = macroAverage([row(1), row(2), row(6)]);
     OFFICIAL_METRIC_NAMES.forEach((n, i) => assert.equal(avg[n], (1 * (i + 1) + 2 * (i + 1) + 6 * (i + 1)) / 3, n));
-    assert.equal(macroAverage([{ ...row(0), precision: 0.1 }, { ...row(0), precision: 0.2 }]).precision, (0.1 + 0.2) / 2);
+    assert.equal(
+      macroAverage([
+        { ...row(0), precision: 0.1 },
+        { ...row(0), precision: 0.2 },
+      ]).precision,
+      (0.1 + 0.2) / 2,
+    );
   });
 
   it('kendallTau: identical 1, reversed −1, constant or < 2 items 0, τ-b with ties', () => {
@@ -694,29 +786,25 @@ describe('aggregate', () => {
   });
 });
 
-
 // =============================================================================================
 // Discrepancies found by the property tests and since fixed in src/core.
 describe('regressions', () => {
-  it(
-    '§6 / §13 Recall@B with a non-integer budget B ≥ 1 walks whole lines (stop once total ≥ B)',
-    () => {
-      const inst = prep(gt({ coreRegions: [reg(A, 1, 200)] }), [reg(A, 1, 150)]);
-      // 101 line occurrences are examined before the running total reaches 100.5 → 101 / 200
-      assert.equal(recallAt(inst, 100.5), 0.505);
-    },
-  );
+  it('§6 / §13 Recall@B with a non-integer budget B ≥ 1 walks whole lines (stop once total ≥ B)', () => {
+    const inst = prep(gt({ coreRegions: [reg(A, 1, 200)] }), [reg(A, 1, 150)]);
+    // 101 line occurrences are examined before the running total reaches 100.5 → 101 / 200
+    assert.equal(recallAt(inst, 100.5), 0.505);
+  });
 
-  it(
-    '§13 explanations flag the ideal DCG admitting its first entry although it exceeds B',
-    () => {
-      const g = gt({ coreRegions: [reg(A, 1, 25), reg(B, 1, 150)] });
-      const inst = prep(g, [reg(A, 1, 50), reg(B, 1, 150)]);
-      const ex = explainInstance(inst, 100);
-      // IDCG = 150 only because the 150-line region is first in the ideal and admitted anyway;
-      // without that rule IDCG would be 0 and nDCG 0 instead of 25/150.
-      assert.equal(ex.ndcg.ndcg, 25 / 150);
-      assert.ok(ex.quirks.some((q) => q.kind === 'first-over-budget'), ex.quirks.map((q) => q.kind).join(','));
-    },
-  );
+  it('§13 explanations flag the ideal DCG admitting its first entry although it exceeds B', () => {
+    const g = gt({ coreRegions: [reg(A, 1, 25), reg(B, 1, 150)] });
+    const inst = prep(g, [reg(A, 1, 50), reg(B, 1, 150)]);
+    const ex = explainInstance(inst, 100);
+    // IDCG = 150 only because the 150-line region is first in the ideal and admitted anyway;
+    // without that rule IDCG would be 0 and nDCG 0 instead of 25/150.
+    assert.equal(ex.ndcg.ndcg, 25 / 150);
+    assert.ok(
+      ex.quirks.some((q) => q.kind === 'first-over-budget'),
+      ex.quirks.map((q) => q.kind).join(','),
+    );
+  });
 });

@@ -36,7 +36,11 @@ const diff = [
 describe('patchBaseLines', () => {
   it('marks removed lines, the line before an insertion, and line 1 for an insertion at the top', () => {
     const lines = patchBaseLines(diff);
-    assert.deepEqual(lines.get('pkg/a.py'), [[1, 1], [11, 11], [40, 40]]);
+    assert.deepEqual(lines.get('pkg/a.py'), [
+      [1, 1],
+      [11, 11],
+      [40, 40],
+    ]);
     assert.deepEqual(lines.get('pkg/b.py'), [[5, 5]]);
   });
 

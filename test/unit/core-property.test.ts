@@ -21,16 +21,7 @@ import {
   type Region,
   type Removal,
 } from '../../src/core/index';
-import {
-  PATHS,
-  groundTruthArb,
-  instanceArb,
-  lineCountsArb,
-  plainRegionArb,
-  predictionsArb,
-  regionArb,
-  removalArb,
-} from './support/core-arbitraries';
+import { PATHS, groundTruthArb, instanceArb, lineCountsArb, plainRegionArb, predictionsArb, regionArb, removalArb } from './support/core-arbitraries';
 import { lineKey, naiveEvaluate, naiveExpand, naiveLinesOf, naiveResolve } from './support/core-naive';
 
 const RUNS = Number(process.env.CORE_PROPERTY_RUNS ?? 3000);
@@ -117,10 +108,16 @@ describe('metric core = naive reference evaluator (metrics-spec §1–§7)', () 
         };
         setEqual(expandSet(ex.lines.inBudget), examined, 'inBudget');
         setEqual(expandSet(ex.lines.missed), minus(want.C, examined), 'missed');
-        assert.deepEqual(ex.predictions.map((p) => p.linesInBudget), perEntry);
+        assert.deepEqual(
+          ex.predictions.map((p) => p.linesInBudget),
+          perEntry,
+        );
         // Σ newCoreLines = |P ∩ C|
         const reached = [...want.P].filter((k) => want.C.has(k)).length;
-        assert.equal(ex.predictions.reduce((s, p) => s + p.newCoreLines, 0), reached);
+        assert.equal(
+          ex.predictions.reduce((s, p) => s + p.newCoreLines, 0),
+          reached,
+        );
         for (const p of ex.predictions) {
           const expected = p.lines === 0 ? 'no-lines' : p.linesInBudget === p.lines ? 'in' : p.linesInBudget > 0 ? 'partial' : 'over';
           assert.equal(p.budgetStatus, expected);
@@ -157,16 +154,15 @@ function checkRemovals(g: GroundTruth, removals: readonly Removal[], lineCounts:
   // core lines after = naive core lines − removed core lines
   setEqual(
     naiveLinesOf(out.coreRegions, lineCounts),
-    minus(naiveLinesOf(g.coreRegions, lineCounts), removedLines(removals, (r) => r.layer === 'core')),
+    minus(
+      naiveLinesOf(g.coreRegions, lineCounts),
+      removedLines(removals, (r) => r.layer === 'core'),
+    ),
     'core after removal',
   );
   for (const model of Object.keys(g.optionalRegionsByModel)) {
     const removed = removedLines(removals, (r) => r.layer === 'optional' && (r.model === null || r.model === model));
-    setEqual(
-      naiveLinesOf(out.optionalRegionsByModel[model] ?? [], lineCounts),
-      minus(naiveLinesOf(g.optionalRegionsByModel[model]!, lineCounts), removed),
-      `optional ${model} after removal`,
-    );
+    setEqual(naiveLinesOf(out.optionalRegionsByModel[model] ?? [], lineCounts), minus(naiveLinesOf(g.optionalRegionsByModel[model]!, lineCounts), removed), `optional ${model} after removal`);
   }
   // every output region is an input region object, or an explicit ordinary range
   const inputs = new Set<Region>([...g.coreRegions, ...Object.values(g.optionalRegionsByModel).flat()]);
@@ -175,12 +171,21 @@ function checkRemovals(g: GroundTruth, removals: readonly Removal[], lineCounts:
   }
   // files
   const emptied = pathsEmptied(g.coreRegions, out.coreRegions);
-  assert.deepEqual(out.coreFiles, g.coreFiles.filter((p) => !emptied.has(p)));
-  assert.deepEqual(out.mainFiles, g.mainFiles.filter((p) => !emptied.has(p)));
+  assert.deepEqual(
+    out.coreFiles,
+    g.coreFiles.filter((p) => !emptied.has(p)),
+  );
+  assert.deepEqual(
+    out.mainFiles,
+    g.mainFiles.filter((p) => !emptied.has(p)),
+  );
   assert.deepEqual(out.modifiedCoreFiles, g.modifiedCoreFiles);
   for (const model of Object.keys(g.optionalFilesByModel)) {
     const gone = pathsEmptied(g.optionalRegionsByModel[model] ?? [], out.optionalRegionsByModel[model] ?? []);
-    assert.deepEqual(out.optionalFilesByModel[model], g.optionalFilesByModel[model]!.filter((p) => !gone.has(p)));
+    assert.deepEqual(
+      out.optionalFilesByModel[model],
+      g.optionalFilesByModel[model]!.filter((p) => !gone.has(p)),
+    );
   }
   return out;
 }
@@ -198,9 +203,7 @@ describe('applyRemovals = naive line subtraction', () => {
   it('any regions (tail, whole-file, inverted, unresolvable) with line counts; metrics on the result match the naive evaluator', () => {
     fc.assert(
       fc.property(
-        groundTruthArb(regionArb).chain((g) =>
-          fc.tuple(fc.constant(g), fc.array(removalArb, { maxLength: 5 }), lineCountsArb, predictionsArb(g)),
-        ),
+        groundTruthArb(regionArb).chain((g) => fc.tuple(fc.constant(g), fc.array(removalArb, { maxLength: 5 }), lineCountsArb, predictionsArb(g))),
         ([g, removals, lineCounts, predictions]) => {
           const out = checkRemovals(g, removals, lineCounts);
           const got = officialMetrics(prepareInstance(out, predictions, lineCounts, 'official'));
@@ -237,21 +240,6 @@ describe('generator coverage', () => {
       }),
       { numRuns: 500, seed: 42 },
     );
-    assert.deepEqual(
-      [...seen].sort(),
-      [
-        'duplicate',
-        'empty file',
-        'end -1',
-        'end 0/-2',
-        'inverted',
-        'missing count',
-        'negative start',
-        'over 100 lines',
-        'past EOF',
-        'start 0',
-        'unresolvable',
-      ],
-    );
+    assert.deepEqual([...seen].sort(), ['duplicate', 'empty file', 'end -1', 'end 0/-2', 'inverted', 'missing count', 'negative start', 'over 100 lines', 'past EOF', 'start 0', 'unresolvable']);
   });
 });

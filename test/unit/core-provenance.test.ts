@@ -52,7 +52,11 @@ describe('computeProvenance: hand-computed case', () => {
   it('marks consensus (read by all) and promoted (read by fewer) lines', () => {
     const a = p.paths.get('a.py')!;
     assert.deepEqual(a.consensus, [[15, 18]]);
-    assert.deepEqual(a.promoted, [[10, 14], [19, 20], [50, 60]]);
+    assert.deepEqual(a.promoted, [
+      [10, 14],
+      [19, 20],
+      [50, 60],
+    ]);
     assert.equal(p.consensusLines, 4);
     assert.equal(p.promotedLines, 18 + 5);
   });
@@ -83,17 +87,42 @@ describe('computeProvenance: hand-computed case', () => {
 
   it('leave-one-out: lines read by all others join; nothing leaves while others remain', () => {
     const without3 = p.leaveOneOut(T3)!;
-    assert.deepEqual([...without3.wouldJoin], [['a.py', [[10, 14], [56, 60]]]]);
+    assert.deepEqual(
+      [...without3.wouldJoin],
+      [
+        [
+          'a.py',
+          [
+            [10, 14],
+            [56, 60],
+          ],
+        ],
+      ],
+    );
     assert.deepEqual([...without3.wouldLeave], []);
     assert.deepEqual([...without3.onlyReadBy], []);
     const without2 = p.leaveOneOut(T2)!;
-    assert.deepEqual([...without2.wouldJoin], [['a.py', [[19, 20], [50, 55]]]]);
+    assert.deepEqual(
+      [...without2.wouldJoin],
+      [
+        [
+          'a.py',
+          [
+            [19, 20],
+            [50, 55],
+          ],
+        ],
+      ],
+    );
     assert.equal(p.leaveOneOut('unknown'), null);
   });
 
   it('hover text', () => {
     const run = p.runAt('a.py', 10)!;
-    assert.equal(describeReaders(run.readBy, p.trajectoryCount, (t) => t.split('/').pop()!), 'read by 2 of 3 trajectories: t1.json, t2.json');
+    assert.equal(
+      describeReaders(run.readBy, p.trajectoryCount, (t) => t.split('/').pop()!),
+      'read by 2 of 3 trajectories: t1.json, t2.json',
+    );
     assert.equal(describeReaders([], 3), 'read by none of 3 trajectories');
   });
 });
@@ -137,8 +166,20 @@ describe('computeProvenance: edge cases', () => {
     ]);
     // The only trajectory dropped: no trajectory remains, so every consensus line leaves.
     const loo = p.leaveOneOut(T1)!;
-    assert.deepEqual([...loo.wouldLeave], [['a.py', [[1, 100]]], ['c.py', [[3, 4]]]]);
-    assert.deepEqual([...loo.onlyReadBy], [['a.py', [[1, 100]]], ['c.py', [[3, 4]]]]);
+    assert.deepEqual(
+      [...loo.wouldLeave],
+      [
+        ['a.py', [[1, 100]]],
+        ['c.py', [[3, 4]]],
+      ],
+    );
+    assert.deepEqual(
+      [...loo.onlyReadBy],
+      [
+        ['a.py', [[1, 100]]],
+        ['c.py', [[3, 4]]],
+      ],
+    );
   });
 
   it('handles no read_step_info at all, unresolvable and inverted core regions, and odd path names', () => {
@@ -248,10 +289,7 @@ describe('computeProvenance: property against naive line sets', () => {
           const flatten = (m: ReadonlyMap<string, IntervalSet>): string[] => [...m].flatMap(([path, set]) => expand(set).map((n) => `${path}:${n}`)).sort();
           assert.deepEqual(flatten(loo.wouldJoin), [...after].filter((k) => !naiveConsensus.has(k)).sort());
           assert.deepEqual(flatten(loo.wouldLeave), [...naiveConsensus].filter((k) => !after.has(k)).sort());
-          assert.deepEqual(
-            flatten(loo.onlyReadBy),
-            [...coreLines].filter((k) => readers.get(k)?.size === 1 && readers.get(k)!.has(traj)).sort(),
-          );
+          assert.deepEqual(flatten(loo.onlyReadBy), [...coreLines].filter((k) => readers.get(k)?.size === 1 && readers.get(k)!.has(traj)).sort());
         }
       }),
       { numRuns: 400 },

@@ -46,7 +46,7 @@ describe('applyRemovals: region-by-region replacement', () => {
             continue;
           }
           const numbers = left.map((k) => Number(k.slice(region.path.length + 1)));
-          for (let i = 0; i < numbers.length; ) {
+          for (let i = 0; i < numbers.length;) {
             let j = i;
             while (j + 1 < numbers.length && numbers[j + 1] === numbers[j]! + 1) j++;
             expected.push(reg(region.path, numbers[i]!, numbers[j]!));
@@ -89,7 +89,10 @@ describe('applyRemovals: region-by-region replacement', () => {
           assert.equal(e.lines, naiveEffect(g, removals[i]!, lineCounts));
         });
         const none = noEffectRemovals(g, removals, lineCounts);
-        assert.deepEqual(none, effects.filter((e) => e.lines === 0).map((e) => e.removal));
+        assert.deepEqual(
+          none,
+          effects.filter((e) => e.lines === 0).map((e) => e.removal),
+        );
         // Applying only the no-effect removals changes nothing.
         const out = applyRemovals(g, none, lineCounts);
         assert.deepEqual(out, { ...g, optionalRegionsByModel: { ...g.optionalRegionsByModel }, optionalFilesByModel: { ...g.optionalFilesByModel } });
@@ -106,7 +109,10 @@ describe('applyRemovals examples', () => {
     assert.deepEqual(noEffectRemovals(g, removals, counts()), removals.slice(0, 4));
     const out = applyRemovals(g, removals.slice(0, 4), counts());
     assert.deepEqual(out.coreRegions, g.coreRegions);
-    assert.deepEqual(removalEffects(g, removals, counts()).map((e) => e.lines), [0, 0, 0, 0, 1]);
+    assert.deepEqual(
+      removalEffects(g, removals, counts()).map((e) => e.lines),
+      [0, 0, 0, 0, 1],
+    );
   });
 
   it('whole-file and tail regions are resolved with the given line counts only when touched', () => {
@@ -129,12 +135,21 @@ describe('applyRemovals examples', () => {
     assert.deepEqual(out.optionalRegionsByModel['m'], [reg('o.py', 5, 8)]);
     assert.deepEqual(out.optionalFilesByModel['__proto__'], []);
     assert.deepEqual(out.optionalFilesByModel['m'], ['o.py']);
-    assert.deepEqual(removalEffects(g, [rmOpt('__proto__', 'o.py', 1, 2), rmOpt('toString', 'o.py', 1, 2)], counts()).map((e) => e.lines), [2, 0]);
+    assert.deepEqual(
+      removalEffects(g, [rmOpt('__proto__', 'o.py', 1, 2), rmOpt('toString', 'o.py', 1, 2)], counts()).map((e) => e.lines),
+      [2, 0],
+    );
   });
 
   it('resolvedLines merges resolvable regions and skips inverted / unresolvable ones', () => {
     const lines = resolvedLines([reg('a.py', 5, 9), reg('a.py', 8, 12), reg('a.py', 20, 3), reg('b.py', 1, -1), reg('c.py', 1, -1)], counts({ 'b.py': 4 }));
-    assert.deepEqual([...lines], [['a.py', [[5, 12]]], ['b.py', [[1, 4]]]]);
+    assert.deepEqual(
+      [...lines],
+      [
+        ['a.py', [[5, 12]]],
+        ['b.py', [[1, 4]]],
+      ],
+    );
   });
 
   it('stays fast with many regions and many removals on one path', () => {

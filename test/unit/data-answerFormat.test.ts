@@ -128,7 +128,7 @@ describe('parseAnswerText: entry grammar', () => {
 
 describe('parseAnswerText: prose sweeping', () => {
   it('harvests location tokens from prose when there is no block', () => {
-    const text = "The bug is in pkg/mod.py : 12 - 30 and \"x.py\":4; it's also in `y.ts`:7-9.\nSee (z/w.go:3) too.";
+    const text = 'The bug is in pkg/mod.py : 12 - 30 and "x.py":4; it\'s also in `y.ts`:7-9.\nSee (z/w.go:3) too.';
     assert.deepEqual(regions(text), [r('pkg/mod.py', 12, 30), r('x.py', 4, 4), r('y.ts', 7, 9), r('z/w.go', 3, 3)]);
     assert.deepEqual(
       parseAnswerText(text).entries.map((e) => e.line),
@@ -168,11 +168,7 @@ describe('parseAnswerText: prose sweeping', () => {
   it('parses the sample fixture', async () => {
     const text = await readFile(path.join(__dirname, 'fixtures-data', 'answer.sample.txt'), 'utf8');
     const parsed = parseAnswerText(text);
-    assert.deepEqual(parsed.regions, [
-      r('astropy/modeling/separable.py', 219, 247),
-      r('astropy/modeling/separable.py', 290, 311),
-      r('astropy/modeling/core.py', 1, -1),
-    ]);
+    assert.deepEqual(parsed.regions, [r('astropy/modeling/separable.py', 219, 247), r('astropy/modeling/separable.py', 290, 311), r('astropy/modeling/core.py', 1, -1)]);
     assert.deepEqual(
       parsed.skipped.map((s) => s.reason),
       ['invalid-range', 'bare-name'],

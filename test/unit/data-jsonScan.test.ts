@@ -82,10 +82,7 @@ describe('locateJsonPath', () => {
 
 describe('replaceNonFiniteTokens', () => {
   it('replaces tokens outside strings only', () => {
-    assert.equal(
-      replaceNonFiniteTokens('{"a": NaN, "b": "NaN", "c": [Infinity, -Infinity], "d": "x\\"NaN"}'),
-      '{"a": null, "b": "NaN", "c": [null, null], "d": "x\\"NaN"}',
-    );
+    assert.equal(replaceNonFiniteTokens('{"a": NaN, "b": "NaN", "c": [Infinity, -Infinity], "d": "x\\"NaN"}'), '{"a": null, "b": "NaN", "c": [null, null], "d": "x\\"NaN"}');
   });
   it('returns undefined when nothing changes', () => {
     assert.equal(replaceNonFiniteTokens('{"a": "NaN"}'), undefined);

@@ -9,8 +9,7 @@ import { formatProblem, hasErrors } from '../../src/data/problems';
 
 const FIXTURES = path.join(__dirname, 'fixtures-data');
 
-const rec = (id: string, regions = '[{"path":"a.py","start":1,"end":3}]', extra = ''): string =>
-  `{"instance_id":"${id}","ground_truth":{"read_core_regions":${regions}}${extra}}`;
+const rec = (id: string, regions = '[{"path":"a.py","start":1,"end":3}]', extra = ''): string => `{"instance_id":"${id}","ground_truth":{"read_core_regions":${regions}}${extra}}`;
 
 describe('parseBench', () => {
   it('loads good lines, reports bad ones, and keeps going', () => {

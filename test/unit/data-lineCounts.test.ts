@@ -6,8 +6,7 @@ import * as path from 'node:path';
 import fc from 'fast-check';
 import { LineCountCache, countLines, snapshotLineCounts } from '../../src/data/lineCounts';
 
-const bytes = (...parts: Array<string | number[]>): Uint8Array =>
-  Buffer.concat(parts.map((p) => (typeof p === 'string' ? Buffer.from(p, 'latin1') : Buffer.from(p))));
+const bytes = (...parts: Array<string | number[]>): Uint8Array => Buffer.concat(parts.map((p) => (typeof p === 'string' ? Buffer.from(p, 'latin1') : Buffer.from(p))));
 
 // ---------------------------------------------------------------------------------------------
 // Naive model of Python's rule, written differently from the scanner: decode one character at a
@@ -101,10 +100,34 @@ describe('countLines (evaluator rule, metrics-spec §2)', () => {
 
   it('agrees with the naive model on random byte strings built from tricky pieces', () => {
     const pieces = [
-      [0x0a], [0x0d], [0x0d, 0x0a], [0x61], [0x0b], [0x0c], [0x1c], [0x1d], [0x1e], [0x1f],
-      [0xc2, 0x85], [0x85], [0xc2], [0xe2, 0x80, 0xa8], [0xe2, 0x80, 0xa9], [0xe2, 0x80], [0xe2],
-      [0xff], [0xef, 0xbb, 0xbf], [0xf0, 0x9f, 0x98, 0x80], [0xf0, 0x9f], [0xed, 0xa0, 0x80],
-      [0xe0, 0x80, 0x80], [0xf4, 0x90, 0x80, 0x80], [0xc0, 0x8a], [0x20], [0xa8], [0x80],
+      [0x0a],
+      [0x0d],
+      [0x0d, 0x0a],
+      [0x61],
+      [0x0b],
+      [0x0c],
+      [0x1c],
+      [0x1d],
+      [0x1e],
+      [0x1f],
+      [0xc2, 0x85],
+      [0x85],
+      [0xc2],
+      [0xe2, 0x80, 0xa8],
+      [0xe2, 0x80, 0xa9],
+      [0xe2, 0x80],
+      [0xe2],
+      [0xff],
+      [0xef, 0xbb, 0xbf],
+      [0xf0, 0x9f, 0x98, 0x80],
+      [0xf0, 0x9f],
+      [0xed, 0xa0, 0x80],
+      [0xe0, 0x80, 0x80],
+      [0xf4, 0x90, 0x80, 0x80],
+      [0xc0, 0x8a],
+      [0x20],
+      [0xa8],
+      [0x80],
     ];
     fc.assert(
       fc.property(fc.array(fc.constantFrom(...pieces), { maxLength: 12 }), (parts) => {
@@ -153,17 +176,18 @@ describe('snapshotLineCounts and LineCountCache', () => {
   });
 
   it('counts existing files and reports the others', async () => {
-    const result = await snapshotLineCounts(
-      root,
-      ['pkg/a.py', 'pkg/crlf.py', 'empty.py', 'alias.py', 'missing.py', '../outside/secret.txt', '/etc/passwd', 'leak.txt', 'pkg', 'pkg/a.py'],
-      { location: { file: 'bench.jsonl', line: 7, instanceId: 'x__y-1' } },
+    const result = await snapshotLineCounts(root, ['pkg/a.py', 'pkg/crlf.py', 'empty.py', 'alias.py', 'missing.py', '../outside/secret.txt', '/etc/passwd', 'leak.txt', 'pkg', 'pkg/a.py'], {
+      location: { file: 'bench.jsonl', line: 7, instanceId: 'x__y-1' },
+    });
+    assert.deepEqual(
+      [...result.counts],
+      [
+        ['pkg/a.py', 3],
+        ['pkg/crlf.py', 2],
+        ['empty.py', 0],
+        ['alias.py', 3],
+      ],
     );
-    assert.deepEqual([...result.counts], [
-      ['pkg/a.py', 3],
-      ['pkg/crlf.py', 2],
-      ['empty.py', 0],
-      ['alias.py', 3],
-    ]);
     assert.deepEqual(Object.fromEntries(result.failures), {
       'missing.py': 'missing',
       '../outside/secret.txt': 'escapes-root',

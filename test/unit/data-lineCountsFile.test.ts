@@ -10,10 +10,13 @@ describe('line_counts.json', () => {
   it('reads {instance_id: {path: count}}', () => {
     const r = parseLineCounts('{"a__b-1": {"x.py": 10, "y.py": 0}, "c__d-2": {}}');
     assert.deepEqual(r.problems, []);
-    assert.deepEqual([...r.counts.get('a__b-1')!], [
-      ['x.py', 10],
-      ['y.py', 0],
-    ]);
+    assert.deepEqual(
+      [...r.counts.get('a__b-1')!],
+      [
+        ['x.py', 10],
+        ['y.py', 0],
+      ],
+    );
     assert.equal(r.counts.get('c__d-2')?.size, 0);
   });
 

@@ -107,7 +107,12 @@ describe('toGroundTruth', () => {
           { path: 'a.py', start: 1, end: 2 },
         ],
         read_optional_files_map: { m1: ['b.py'], constructor: ['c.py'] },
-        read_optional_regions_map: { m1: [{ path: 'b.py', start: -203, end: 538 }, { path: 'b.py', start: -203, end: 538 }] },
+        read_optional_regions_map: {
+          m1: [
+            { path: 'b.py', start: -203, end: 538 },
+            { path: 'b.py', start: -203, end: 538 },
+          ],
+        },
         modified_core_files: ['a.py', 'build/lib/a.py'],
         main_files: ['a.py'],
       },
@@ -151,10 +156,7 @@ describe('PredictionRowSchema', () => {
 // ---------------------------------------------------------------------------------------------
 // The fast paths must agree with zod: whenever they accept, zod accepts with the same output.
 
-const jsonLeaf = fc.oneof(
-  fc.integer({ min: -5, max: 600 }),
-  fc.constantFrom(1.5, -1, 0, 2 ** 60, '3', '', 'a.py', null, true),
-);
+const jsonLeaf = fc.oneof(fc.integer({ min: -5, max: 600 }), fc.constantFrom(1.5, -1, 0, 2 ** 60, '3', '', 'a.py', null, true));
 const region = fc.oneof(
   { weight: 30, arbitrary: fc.record({ path: fc.constantFrom('a.py', 'b/c.py', ''), start: fc.integer({ min: -10, max: 50 }), end: fc.integer({ min: -3, max: 50 }) }) },
   { weight: 1, arbitrary: fc.record({ path: jsonLeaf, start: jsonLeaf, end: jsonLeaf }, { requiredKeys: [] }) },
@@ -209,7 +211,9 @@ const predictionLike = fc.record(
     instance_id: fc.oneof({ weight: 8, arbitrary: fc.constantFrom('a__b-1') }, { weight: 1, arbitrary: fc.constantFrom('', 3) }),
     explorer: fc.oneof({ weight: 8, arbitrary: fc.constantFrom('cosil') }, { weight: 1, arbitrary: fc.constantFrom(null, 1) }),
     regions: fc.oneof({ weight: 8, arbitrary: fc.array(region, { maxLength: 5 }) }, { weight: 1, arbitrary: fc.constantFrom(null, {}) }),
-    metrics: maybe(fc.oneof(fc.dictionary(fc.constantFrom('precision', 'recall'), fc.oneof(fc.double({ noNaN: true, noDefaultInfinity: true }), fc.constant(null))), fc.constantFrom({ recall: '1' }, [0.5]))),
+    metrics: maybe(
+      fc.oneof(fc.dictionary(fc.constantFrom('precision', 'recall'), fc.oneof(fc.double({ noNaN: true, noDefaultInfinity: true }), fc.constant(null))), fc.constantFrom({ recall: '1' }, [0.5])),
+    ),
     num_regions: maybe(jsonLeaf),
     token_usage: jsonLeaf,
   },
@@ -232,13 +236,19 @@ function agree(schema: typeof BenchRecordSchema | typeof PredictionRowSchema, fa
 describe('fast paths agree with zod', () => {
   it('bench records', () => {
     accepted = 0;
-    fc.assert(fc.property(benchLike, (v) => agree(BenchRecordSchema, fastParseBenchRecord, v)), { numRuns: 3000 });
+    fc.assert(
+      fc.property(benchLike, (v) => agree(BenchRecordSchema, fastParseBenchRecord, v)),
+      { numRuns: 3000 },
+    );
     // The comparison must not be vacuous: a fair share of inputs takes the fast path.
     assert.ok(accepted > 300, `only ${accepted} inputs took the fast path`);
   });
   it('prediction rows', () => {
     accepted = 0;
-    fc.assert(fc.property(predictionLike, (v) => agree(PredictionRowSchema, fastParsePredictionRow, v)), { numRuns: 3000 });
+    fc.assert(
+      fc.property(predictionLike, (v) => agree(PredictionRowSchema, fastParsePredictionRow, v)),
+      { numRuns: 3000 },
+    );
     assert.ok(accepted > 300, `only ${accepted} inputs took the fast path`);
   });
   it('accept the well-formed common case', () => {

@@ -85,8 +85,7 @@ describe('validateWorkspace', () => {
     await rm(base, { recursive: true, force: true });
   });
 
-  const summary = (problems: readonly Problem[]): string[] =>
-    problems.map((p) => `${path.basename(p.file)}:${p.line} ${p.severity} ${p.code}`);
+  const summary = (problems: readonly Problem[]): string[] => problems.map((p) => `${path.basename(p.file)}:${p.line} ${p.severity} ${p.code}`);
 
   it('reports every problem at its record line, bench first, sorted', async () => {
     const problems = await validateWorkspace({ benchFile, predictionFiles: [predFile] });
@@ -155,7 +154,10 @@ describe('validateWorkspace', () => {
     const problems = await validateWorkspace({
       benchFile,
       reposRoot: null,
-      lineCounts: new Map([['inst__nosnap-2', new Map([['x.py', 0]])], ['inst__ok-1', new Map([['pkg/a.py', 2]])]]),
+      lineCounts: new Map([
+        ['inst__nosnap-2', new Map([['x.py', 0]])],
+        ['inst__ok-1', new Map([['pkg/a.py', 2]])],
+      ]),
     });
     const line1 = problems.filter((p) => p.line === 1 && p.code === 'region-past-eof');
     assert.equal(line1.length, 2); // (1,3) and (8,12) on a 2-line file

@@ -9,7 +9,37 @@ import fc from 'fast-check';
 import { csvNumberCell, csvTextCell, escapeForTerminal, escapeMarkdownText, jsonForTerminal, safeNotificationText } from '../../src/shared/escape';
 
 /** Pieces that hostile data is made of, mixed with arbitrary Unicode and controls. */
-const HOSTILE_PIECES = ['[x](command:y)', '](', '[', ']', '(', ')', '$(zap)', '$', '`', '\\', '*', '_', '<a href=x>', 'command:', 'https://e.x', '\n', '\r', '\u001b[31m', '\u001b]0;t\u0007', '\u009b', '\u2028', '\u202e', '\u2066', 'a.jsonl:1:1: error: forged', '=', '+', '-', '@', '\t'];
+const HOSTILE_PIECES = [
+  '[x](command:y)',
+  '](',
+  '[',
+  ']',
+  '(',
+  ')',
+  '$(zap)',
+  '$',
+  '`',
+  '\\',
+  '*',
+  '_',
+  '<a href=x>',
+  'command:',
+  'https://e.x',
+  '\n',
+  '\r',
+  '\u001b[31m',
+  '\u001b]0;t\u0007',
+  '\u009b',
+  '\u2028',
+  '\u202e',
+  '\u2066',
+  'a.jsonl:1:1: error: forged',
+  '=',
+  '+',
+  '-',
+  '@',
+  '\t',
+];
 
 const hostileString = fc.oneof(
   fc.string({ unit: 'binary', maxLength: 40 }),

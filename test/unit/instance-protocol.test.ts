@@ -60,7 +60,10 @@ describe('parseUnifiedDiff', () => {
 
   it('reads plain (non-git) diffs and deleted files', () => {
     const files = parseUnifiedDiff('--- a/x.py\t2020-01-01\n+++ /dev/null\n@@ -1 +0,0 @@\n-gone\n');
-    assert.deepEqual(files.map((f) => [f.path, f.status, f.removed]), [['x.py', 'deleted', 1]]);
+    assert.deepEqual(
+      files.map((f) => [f.path, f.status, f.removed]),
+      [['x.py', 'deleted', 1]],
+    );
   });
 });
 
@@ -89,10 +92,7 @@ describe('patchedText', () => {
 
   it('inserts after line N for a "-N,0" hunk and appends after a last line without newline', () => {
     assert.equal(patchedText('a\nb\n', '--- a/x\n+++ b/x\n@@ -1,0 +2 @@\n+inserted\n', 'x'), 'a\ninserted\nb\n');
-    assert.equal(
-      patchedText('a\nb', '--- a/x\n+++ b/x\n@@ -2 +2,2 @@\n-b\n\\ No newline at end of file\n+b\n+c\n', 'x'),
-      'a\nb\nc\n',
-    );
+    assert.equal(patchedText('a\nb', '--- a/x\n+++ b/x\n@@ -2 +2,2 @@\n-b\n\\ No newline at end of file\n+b\n+c\n', 'x'), 'a\nb\nc\n');
   });
 
   it('round-trips random edits of random files', () => {

@@ -56,7 +56,10 @@ describe('Store', () => {
     store.setData(data(['x-1'], { e: [wholeOther, exact] }));
     store.select({ instanceId: 'x-1', explorer: 'e' });
     assert.equal(store.view!.lineCountsReady, false);
-    const counts = new Map([['a.py', 40], ['other.py', 1000]]);
+    const counts = new Map([
+      ['a.py', 40],
+      ['other.py', 1000],
+    ]);
     store.setLineCounts(new Map([['x-1', counts]]));
     const view = store.view!;
     assert.equal(view.lineCountsReady, true);
@@ -70,7 +73,17 @@ describe('Store', () => {
     const events: StoreChange[] = [];
     store.onDidChange((change) => events.push(change));
     store.setData(data(['x-1'], { e: [wholeOther, exact] }));
-    store.setLineCounts(new Map([['x-1', new Map([['a.py', 40], ['other.py', 1000]])]]));
+    store.setLineCounts(
+      new Map([
+        [
+          'x-1',
+          new Map([
+            ['a.py', 40],
+            ['other.py', 1000],
+          ]),
+        ],
+      ]),
+    );
     store.select({ instanceId: 'x-1', explorer: 'e' });
     const before = events.length;
     store.select({ instanceId: 'x-1' });
@@ -116,7 +129,13 @@ describe('Store', () => {
     const store = newStore();
     store.setData(data(['x-1', 'x-2'], { e: [exact] }));
     assert.deepEqual([store.macros.get('e')!.instances, store.macros.get('e')!.expected], [0, 2]);
-    store.setLineCounts(new Map([['x-1', new Map([['a.py', 40]])], ['x-2', new Map([['a.py', 40]])]]), true);
+    store.setLineCounts(
+      new Map([
+        ['x-1', new Map([['a.py', 40]])],
+        ['x-2', new Map([['a.py', 40]])],
+      ]),
+      true,
+    );
     const macro = store.macros.get('e')!;
     assert.deepEqual([macro.instances, macro.expected, macro.macro['recall']], [2, 2, 1]);
   });

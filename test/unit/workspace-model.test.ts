@@ -17,7 +17,14 @@ function workspace(options: { countsBeside?: Record<string, number>; snapshot?: 
     writeFileSync(path.join(root, 'repos', 'o__r-1', 'a.py'), 'x\n'.repeat(10));
   }
   if (options.countsBeside !== undefined) writeFileSync(path.join(root, 'line_counts.json'), JSON.stringify({ 'o__r-1': options.countsBeside }));
-  const row = { instance_id: 'o__r-1', explorer: 'e', regions: [{ path: 'a.py', start: 1, end: 5 }, { path: 'gone.py', start: 1, end: -1 }] };
+  const row = {
+    instance_id: 'o__r-1',
+    explorer: 'e',
+    regions: [
+      { path: 'a.py', start: 1, end: 5 },
+      { path: 'gone.py', start: 1, end: -1 },
+    ],
+  };
   writeFileSync(path.join(root, 'preds.jsonl'), `${JSON.stringify(row)}\n`);
   return { root, bench: path.join(root, 'bench.jsonl'), preds: path.join(root, 'preds.jsonl') };
 }

@@ -95,18 +95,15 @@ export function groundTruthArb(region: fc.Arbitrary<Region> = regionArb): fc.Arb
 /** Predictions: fresh regions or copies of GT regions, plus explicit duplicates at random positions. */
 export function predictionsArb(groundTruth: GroundTruth): fc.Arbitrary<Region[]> {
   const pool: Region[] = [...groundTruth.coreRegions, ...Object.values(groundTruth.optionalRegionsByModel).flat()];
-  const one: fc.Arbitrary<Region> =
-    pool.length > 0 ? fc.oneof({ arbitrary: regionArb, weight: 3 }, { arbitrary: fc.constantFrom(...pool), weight: 2 }) : regionArb;
-  return fc
-    .tuple(fc.array(one, { maxLength: 8 }), fc.array(fc.tuple(fc.nat(), fc.nat()), { maxLength: 2 }))
-    .map(([base, dups]) => {
-      const out = [...base];
-      for (const [from, to] of dups) {
-        if (out.length === 0) break;
-        out.splice(to % (out.length + 1), 0, out[from % out.length]!);
-      }
-      return out;
-    });
+  const one: fc.Arbitrary<Region> = pool.length > 0 ? fc.oneof({ arbitrary: regionArb, weight: 3 }, { arbitrary: fc.constantFrom(...pool), weight: 2 }) : regionArb;
+  return fc.tuple(fc.array(one, { maxLength: 8 }), fc.array(fc.tuple(fc.nat(), fc.nat()), { maxLength: 2 })).map(([base, dups]) => {
+    const out = [...base];
+    for (const [from, to] of dups) {
+      if (out.length === 0) break;
+      out.splice(to % (out.length + 1), 0, out[from % out.length]!);
+    }
+    return out;
+  });
 }
 
 export interface RandomInstance {

@@ -1,14 +1,5 @@
 /** Small builders for metric-core unit tests. */
-import {
-  officialMetrics,
-  prepareInstance,
-  type GroundTruth,
-  type LineCounts,
-  type OfficialMetrics,
-  type PreparedInstance,
-  type Profile,
-  type Region,
-} from '../../../src/core/index';
+import { officialMetrics, prepareInstance, type GroundTruth, type LineCounts, type OfficialMetrics, type PreparedInstance, type Profile, type Region } from '../../../src/core/index';
 
 export function reg(path: string, start: number, end: number): Region {
   return { path, start, end };
@@ -40,20 +31,10 @@ export function counts(entries: Record<string, number> = {}): LineCounts {
   return new Map(Object.entries(entries));
 }
 
-export function prep(
-  groundTruth: GroundTruth,
-  predictions: readonly Region[],
-  lineCounts: LineCounts = new Map(),
-  profile: Profile = 'official',
-): PreparedInstance {
+export function prep(groundTruth: GroundTruth, predictions: readonly Region[], lineCounts: LineCounts = new Map(), profile: Profile = 'official'): PreparedInstance {
   return prepareInstance(groundTruth, predictions, lineCounts, profile);
 }
 
-export function score(
-  groundTruth: GroundTruth,
-  predictions: readonly Region[],
-  lineCounts: LineCounts = new Map(),
-  profile: Profile = 'official',
-): OfficialMetrics {
+export function score(groundTruth: GroundTruth, predictions: readonly Region[], lineCounts: LineCounts = new Map(), profile: Profile = 'official'): OfficialMetrics {
   return officialMetrics(prep(groundTruth, predictions, lineCounts, profile));
 }

@@ -44,11 +44,7 @@ export function naiveExpand(path: string, res: NaiveResolved | null): string[] {
 }
 
 /** §2: which line counts the evaluator sees under a profile. */
-export function naiveCountFor(
-  groundTruth: GroundTruth,
-  lineCounts: LineCounts,
-  profile: Profile,
-): (path: string) => number | undefined {
+export function naiveCountFor(groundTruth: GroundTruth, lineCounts: LineCounts, profile: Profile): (path: string) => number | undefined {
   if (profile === 'snapshot') return (path) => lineCounts.get(path);
   const gtPaths: string[] = [];
   for (const r of groundTruth.coreRegions) gtPaths.push(r.path);
@@ -82,12 +78,7 @@ function overlap(a: Entry, b: Entry): boolean {
   return a.path === b.path && a.res !== null && b.res !== null && a.res.s <= b.res.e && b.res.s <= a.res.e;
 }
 
-export function naiveEvaluate(
-  groundTruth: GroundTruth,
-  predictions: readonly Region[],
-  lineCounts: LineCounts,
-  profile: Profile,
-): NaiveResult {
+export function naiveEvaluate(groundTruth: GroundTruth, predictions: readonly Region[], lineCounts: LineCounts, profile: Profile): NaiveResult {
   const L = naiveCountFor(groundTruth, lineCounts, profile);
   const entry = (r: Region): Entry => {
     const res = naiveResolve(r.start, r.end, L(r.path));
@@ -126,8 +117,14 @@ export function naiveEvaluate(
   const precision = div(pc, P.size);
   const recall = div(pc, C.size);
   const f1 = precision + recall === 0 ? 0 : (2 * precision * recall) / (precision + recall);
-  const hitFile = div(countIn(V, (p) => CF.has(p)), CF.size);
-  const noiseFile = div(countIn(V, (p) => !CF.has(p) && !OF.has(p)), V.size);
+  const hitFile = div(
+    countIn(V, (p) => CF.has(p)),
+    CF.size,
+  );
+  const noiseFile = div(
+    countIn(V, (p) => !CF.has(p) && !OF.has(p)),
+    V.size,
+  );
   let coreHit = 0;
   for (const c of CR) if (preds.some((p) => overlap(c, p))) coreHit++;
   const hitRegion = div(coreHit, CR.length);
@@ -144,8 +141,14 @@ export function naiveEvaluate(
     wDen += w;
   }
   const wcc = div(wNum, wDen);
-  const contextEfficiency = div(countIn(P, (k) => C.has(k) || O.has(k)), P.size);
-  const optionalCoverage = div(countIn(P, (k) => O.has(k)), O.size);
+  const contextEfficiency = div(
+    countIn(P, (k) => C.has(k) || O.has(k)),
+    P.size,
+  );
+  const optionalCoverage = div(
+    countIn(P, (k) => O.has(k)),
+    O.size,
+  );
 
   // §5 nDCG
   const gains = preds.map((p) => {
@@ -166,9 +169,7 @@ export function naiveEvaluate(
   };
   const density = (g: { gain: number; len: number }): number => g.gain / Math.max(g.len, 1);
   // Explicitly stable: ties broken by original position.
-  const ideal = gains
-    .map((g, i) => ({ ...g, i }))
-    .sort((a, b) => (density(a) !== density(b) ? (density(b) > density(a) ? 1 : -1) : a.i - b.i));
+  const ideal = gains.map((g, i) => ({ ...g, i })).sort((a, b) => (density(a) !== density(b) ? (density(b) > density(a) ? 1 : -1) : a.i - b.i));
   const ndcgAt = (B: number): number => {
     if (CR.length === 0 || preds.length === 0) return 0;
     const dcg = walk(gains, B);
