@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
 # `npm test`: setup, then every test layer from cheapest to dearest; stops at the first failure.
-#   typecheck → unit/property/conformance/CLI tests → build → end-to-end in code-server.
+#   typecheck → lint → format check → unit/property/conformance/CLI tests → build → end-to-end in code-server.
 set -euo pipefail
 cd "$(dirname "${BASH_SOURCE[0]}")/.."
 
@@ -17,6 +17,8 @@ step() {
 
 step setup bash scripts/setup.sh
 step typecheck npm run --silent typecheck
+step lint npm run --silent lint
+step "format check" npm run --silent format:check
 step "unit tests" npm run --silent test:unit
 step build npm run --silent build
 step "e2e tests" npm run --silent test:e2e

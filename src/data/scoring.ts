@@ -139,6 +139,11 @@ export function scoreRows(model: WorkspaceModel, groundTruthOf: (entry: Instance
   return { rows, summaries: summarise(rows, fields), problems, fields, skippedEmptyCore };
 }
 
+/** Whether resolving the region reads its file's line count (metrics-spec §1). */
+function needsLineCount(region: Region): boolean {
+  return region.end === -1 || region.start < 0;
+}
+
 /** Instances whose line counts are read at once: each reads its files with its own bounded concurrency. */
 const INSTANCES_IN_PARALLEL = 8;
 
@@ -148,18 +153,26 @@ const INSTANCES_IN_PARALLEL = 8;
  * prediction row that names them). The official evaluator would ignore the rest anyway.
  */
 async function countsFor(model: WorkspaceModel, entry: InstanceEntry, profile: Profile, cache: LineCountCache): Promise<InstanceLineCounts> {
-  const gtPaths = groundTruthPaths(entry.groundTruth);
+  // Only a region with `end = -1` or a negative start reads its file's count: paths no such region
+  // names are not counted at all (no disk access, no "snapshot missing" noise for explicit ranges).
+  const needCount = new Set<string>();
+  const gt = entry.groundTruth;
+  for (const r of gt.coreRegions) if (needsLineCount(r)) needCount.add(r.path);
+  for (const regions of Object.values(gt.optionalRegionsByModel)) for (const r of regions) if (needsLineCount(r)) needCount.add(r.path);
+  for (const run of model.explorers.values()) for (const r of run.rows.get(entry.instanceId)?.regions ?? []) if (needsLineCount(r)) needCount.add(r.path);
+  const gtPaths = new Set<string>();
+  for (const p of groundTruthPaths(gt)) if (needCount.has(p)) gtPaths.add(p);
   const result = await instanceLineCounts(model, entry, gtPaths, cache);
   if (profile !== 'snapshot') return result;
   const counts = new Map(result.counts);
   const problems = result.problems;
-  const asked = new Set(gtPaths);
+  const asked = new Set(groundTruthPaths(gt));
   for (const run of model.explorers.values()) {
     const row = run.rows.get(entry.instanceId);
     if (row === undefined) continue;
     const extra: string[] = [];
     for (const r of row.regions) {
-      if (asked.has(r.path)) continue;
+      if (asked.has(r.path) || !needCount.has(r.path)) continue;
       asked.add(r.path);
       extra.push(r.path);
     }

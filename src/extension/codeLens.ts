@@ -39,6 +39,12 @@ export class CoreRegionCodeLensProvider implements vscode.CodeLensProvider, vsco
           arguments: [{ kind: 'core', index: region.index }],
           tooltip: 'Reveal this core region',
         }),
+        new vscode.CodeLens(lineRange(r.start, r.start, document), {
+          title: 'Remove…',
+          command: 'sweExplore.removeSpan',
+          arguments: [{ kind: 'core', index: region.index }],
+          tooltip: 'Remove this core region from the ground truth (recorded in the audit log)',
+        }),
       ];
     });
   }

@@ -90,7 +90,8 @@ export function registerCommands(services: Services): vscode.Disposable[] {
   const revealRegion = async (target: RevealTarget): Promise<void> => {
     const view = store.view;
     if (view === undefined) return;
-    const place = placeOf(view.explanation, view.prepared.optionalRegions, target);
+    // A place named directly (an Instance panel read step) must be one of the instance's paths' lines.
+    const place = target.kind === 'place' ? { path: target.path, start: target.start, end: target.end } : placeOf(view.explanation, view.prepared.optionalRegions, target);
     if (place !== undefined) await openPlace(place);
   };
 
@@ -155,7 +156,12 @@ export function registerCommands(services: Services): vscode.Disposable[] {
       const chosen =
         typeof explorer === 'string'
           ? explorer
-          : (await vscode.window.showQuickPick(store.explorers.map((name) => ({ label: safe(name), explorer: name })), { title: 'SWE-Explore: explorer to score' }))?.explorer;
+          : (
+              await vscode.window.showQuickPick(
+                store.explorers.map((name) => ({ label: safe(name), explorer: name })),
+                { title: 'SWE-Explore: explorer to score' },
+              )
+            )?.explorer;
       if (chosen !== undefined && store.explorers.includes(chosen)) store.select({ explorer: chosen });
     }),
     register('setBudget', async (budget?: unknown) => {
@@ -191,6 +197,8 @@ export function registerCommands(services: Services): vscode.Disposable[] {
     register('togglePredictionsLayer', () => toggleSetting('layers.predictions')),
     register('toggleMissedLayer', () => toggleSetting('layers.missed')),
     register('togglePatchLayer', () => toggleSetting('layers.patch')),
+    register('toggleConsensusLayer', () => toggleSetting('layers.consensus')),
+    register('togglePromotedLayer', () => toggleSetting('layers.promoted')),
     register('toggleCodeLens', () => toggleSetting('codeLens.enabled')),
     register('toggleOptionalModel', async () => {
       const models = [...new Set(store.instanceIds.flatMap((id) => Object.keys(store.data.instances.get(id)!.groundTruth.optionalRegionsByModel)))].sort();
@@ -201,14 +209,20 @@ export function registerCommands(services: Services): vscode.Disposable[] {
       );
       if (picked === undefined) return;
       const shown = new Set(picked.map((p) => p.model));
-      await updateSetting('layers.hiddenOptionalModels', models.filter((m) => !shown.has(m)));
+      await updateSetting(
+        'layers.hiddenOptionalModels',
+        models.filter((m) => !shown.has(m)),
+      );
     }),
     register('filterInstances', async () => {
       const text = await vscode.window.showInputBox({ title: 'SWE-Explore: filter instances', prompt: 'Part of an instance id or repo (empty: show all)', value: instancesTree.filter });
       if (text !== undefined) instancesTree.filter = text;
     }),
     register('sortInstances', async () => {
-      const items = [{ label: 'Bench order', metric: undefined as OfficialMetricName | undefined }, ...OFFICIAL_METRIC_NAMES.map((metric) => ({ label: METRIC_INFO[metric].label, description: metric, metric }))];
+      const items = [
+        { label: 'Bench order', metric: undefined as OfficialMetricName | undefined },
+        ...OFFICIAL_METRIC_NAMES.map((metric) => ({ label: METRIC_INFO[metric].label, description: metric, metric })),
+      ];
       const picked = await vscode.window.showQuickPick(items, { title: 'SWE-Explore: sort instances (highest first) by' });
       if (picked !== undefined) instancesTree.sortMetric = picked.metric;
     }),
@@ -221,13 +235,9 @@ function firstCoreRegion(regions: readonly Region[], mainFiles: readonly string[
   return regions.find((r) => mainFiles.includes(r.path)) ?? regions[0];
 }
 
-function placeOf(
-  explanation: NonNullable<Store['view']>['explanation'],
-  optional: NonNullable<Store['view']>['prepared']['optionalRegions'],
-  target: RevealTarget,
-): Place | undefined {
-  const entry =
-    target.kind === 'core' ? explanation.coreRegions[target.index] : target.kind === 'optional' ? optional[target.index] : explanation.predictions[target.rank - 1];
+function placeOf(explanation: NonNullable<Store['view']>['explanation'], optional: NonNullable<Store['view']>['prepared']['optionalRegions'], target: RevealTarget): Place | undefined {
+  if (target.kind === 'place') return { path: target.path, start: target.start, end: target.end };
+  const entry = target.kind === 'core' ? explanation.coreRegions[target.index] : target.kind === 'optional' ? optional[target.index] : explanation.predictions[target.rank - 1];
   if (entry === undefined) return undefined;
   const r = entry.resolution;
   if (r.kind === 'resolved') return { path: entry.region.path, start: Math.min(r.start, r.end), end: Math.max(r.start, r.end) };
@@ -243,7 +253,10 @@ async function pickInstance(store: Store): Promise<string | undefined> {
       label: safe(id),
       description: safe(entry.repo),
       instanceId: id,
-      detail: metrics === undefined ? undefined : `${safe(explorer ?? '')}: recall ${metrics.recall.toFixed(3)} · nDCG@500 ${metrics.ndcg_at_500.toFixed(3)} · Recall@500 ${metrics.recall_at_500.toFixed(3)}`,
+      detail:
+        metrics === undefined
+          ? undefined
+          : `${safe(explorer ?? '')}: recall ${metrics.recall.toFixed(3)} · nDCG@500 ${metrics.ndcg_at_500.toFixed(3)} · Recall@500 ${metrics.recall_at_500.toFixed(3)}`,
     };
   });
   const picked = await vscode.window.showQuickPick(items, { title: 'SWE-Explore: Open Instance', placeHolder: 'Instance id or repo', matchOnDescription: true });

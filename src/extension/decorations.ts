@@ -1,7 +1,8 @@
 import * as vscode from 'vscode';
-import { EMPTY_SET, lineSetUnion, subtract, type IntervalSet, type LineSet } from '../core';
+import { EMPTY_SET, lineSetUnion, normalize, subtract, type IntervalSet, type LineSet } from '../core';
 import { lineRange } from './ranges';
 import { readLayerSettings, type LayerSettings } from './settings';
+import { provenanceOf } from './provenanceView';
 import { snapshotPathOf } from './snapshot';
 import { changesView, type InstanceView, type Store } from './store';
 
@@ -10,9 +11,28 @@ const color = (id: string): vscode.ThemeColor => new vscode.ThemeColor(`sweExplo
 /**
  * One decoration type per layer, created once. Every layer carries a non-colour signal too:
  * core = solid left border, optional = dashed left border, predictions = right border (solid in
- * budget, dotted past it) plus a rank badge, missed = a text label, patch = dashed underline + label.
+ * budget, dotted past it) plus a rank badge, missed = a text label, patch = dashed underline + label,
+ * removed (audit) = double left border, struck-through text and a ✂ label.
  */
-function createDecorationTypes(): Record<'core' | 'optional' | 'inBudget' | 'overBudget' | 'missed' | 'missedLabel' | 'patch' | 'patchLabel' | 'badge', vscode.TextEditorDecorationType> {
+function createDecorationTypes(): Record<
+  | 'core'
+  | 'optional'
+  | 'inBudget'
+  | 'overBudget'
+  | 'missed'
+  | 'missedLabel'
+  | 'patch'
+  | 'patchLabel'
+  | 'badge'
+  | 'removed'
+  | 'removedText'
+  | 'removedLabel'
+  | 'consensus'
+  | 'consensusLabel'
+  | 'promoted'
+  | 'promotedLabel',
+  vscode.TextEditorDecorationType
+> {
   const create = vscode.window.createTextEditorDecorationType;
   return {
     core: create({
@@ -68,6 +88,41 @@ function createDecorationTypes(): Record<'core' | 'optional' | 'inBudget' | 'ove
     }),
     badge: create({
       after: { color: color('rankBadgeForeground'), margin: '0 0 0 2em', fontWeight: 'bold' },
+    }),
+    removed: create({
+      isWholeLine: true,
+      backgroundColor: color('removedBackground'),
+      borderColor: color('removedBorder'),
+      borderStyle: 'double',
+      borderWidth: '0 0 0 4px',
+      overviewRulerColor: color('removedBorder'),
+      overviewRulerLane: vscode.OverviewRulerLane.Left,
+    }),
+    removedText: create({
+      textDecoration: 'line-through',
+      opacity: '0.75',
+    }),
+    removedLabel: create({
+      after: { color: color('removedBorder'), margin: '0 0 0 2em', fontStyle: 'italic' },
+    }),
+    // Provenance of core lines: a tint, an overview-ruler mark and a ● / ◐ label on each run.
+    consensus: create({
+      isWholeLine: true,
+      backgroundColor: color('consensusBackground'),
+      overviewRulerColor: color('consensusForeground'),
+      overviewRulerLane: vscode.OverviewRulerLane.Full,
+    }),
+    consensusLabel: create({
+      after: { color: color('consensusForeground'), margin: '0 0 0 2em' },
+    }),
+    promoted: create({
+      isWholeLine: true,
+      backgroundColor: color('promotedBackground'),
+      overviewRulerColor: color('promotedForeground'),
+      overviewRulerLane: vscode.OverviewRulerLane.Full,
+    }),
+    promotedLabel: create({
+      after: { color: color('promotedForeground'), margin: '0 0 0 2em' },
     }),
   };
 }
@@ -152,6 +207,63 @@ export class DecorationController implements vscode.Disposable {
     set('patch', ranges(patch, layers.patch));
     set('patchLabel', layers.patch ? labels(editor, patch, () => '± gold patch edits here') : []);
     set('badge', layers.predictions ? this.badges(editor, view, path) : []);
+    this.paintRemovals(editor, view, path, set);
+    this.paintProvenance(editor, view, path, layers, set);
+  }
+
+  /** Consensus (read by every trajectory) and promoted (read by fewer) core lines, each run labelled. */
+  private paintProvenance(
+    editor: vscode.TextEditor,
+    view: InstanceView,
+    path: string,
+    layers: LayerSettings,
+    set: (layer: LayerName, decorations: readonly (vscode.Range | vscode.DecorationOptions)[]) => void,
+  ): void {
+    if (!layers.consensus && !layers.promoted) {
+      for (const layer of ['consensus', 'consensusLabel', 'promoted', 'promotedLabel'] as const) set(layer, []);
+      return;
+    }
+    const provenance = provenanceOf(view, this.store.getLineCounts(view.instance.instanceId));
+    const info = provenance.paths.get(path);
+    const visible = (s: number): boolean => s <= editor.document.lineCount;
+    const toRanges = (intervals: IntervalSet | undefined): vscode.Range[] => (intervals ?? []).filter(([s]) => visible(s)).map(([s, e]) => lineRange(s, e, editor.document));
+    set('consensus', layers.consensus ? toRanges(info?.consensus) : []);
+    set('promoted', layers.promoted ? toRanges(info?.promoted) : []);
+    const t = provenance.trajectoryCount;
+    const consensusLabels: vscode.DecorationOptions[] = [];
+    const promotedLabels: vscode.DecorationOptions[] = [];
+    for (const run of info?.runs ?? []) {
+      if (!visible(run.start)) continue;
+      const isConsensus = t >= 1 && run.readBy.length >= t;
+      if (isConsensus ? !layers.consensus : !layers.promoted) continue;
+      const text = isConsensus ? `● consensus: read by all ${t}` : `◐ promoted: read by ${run.readBy.length} of ${t}`;
+      (isConsensus ? consensusLabels : promotedLabels).push({ range: lineRange(run.start, run.start, editor.document), renderOptions: { after: { contentText: text } } });
+    }
+    set('consensusLabel', consensusLabels);
+    set('promotedLabel', promotedLabels);
+  }
+
+  /** The audit's effective removals on this file: always shown, whatever the other layers. */
+  private paintRemovals(editor: vscode.TextEditor, view: InstanceView, path: string, set: (layer: LayerName, decorations: readonly (vscode.Range | vscode.DecorationOptions)[]) => void): void {
+    const here = view.removals.filter((r) => r.path === path && r.start <= editor.document.lineCount);
+    const spans: [number, number][] = [];
+    for (const r of here) spans.push([r.start, r.end]);
+    const merged = normalize(spans);
+    const ranges = merged.map(([s, e]) => lineRange(s, e, editor.document));
+    set('removed', ranges);
+    set('removedText', ranges);
+    const drifted = this.store.audit.drifted;
+    set(
+      'removedLabel',
+      here.map((r) => ({
+        range: lineRange(r.start, r.start, editor.document),
+        renderOptions: {
+          after: {
+            contentText: `✂ removed from ${r.layer === 'core' ? 'core' : `optional (${r.model ?? 'every model'})`}: ${r.reason}${drifted.has(r.id) ? ' · ⚠ drifted' : ''}`,
+          },
+        },
+      })),
+    );
   }
 
   private visibleOptional(view: InstanceView, layers: LayerSettings): LineSet {

@@ -1,15 +1,21 @@
 import * as vscode from 'vscode';
+import type { Problem } from '../data';
+import { registerAuditCommands } from './audit/auditCommands';
+import { registerAuditReports } from './audit/auditReports';
+import { AuditController } from './audit/auditController';
+import { RemovalsTreeProvider } from './audit/removalsTree';
 import { buildScoresState } from './scoresState';
 import { CoreRegionCodeLensProvider } from './codeLens';
 import { registerCommands, type Timings } from './commands';
 import { DecorationController } from './decorations';
 import { DataDiagnostics } from './diagnostics';
 import { LineHoverProvider } from './hover';
+import { registerInstancePanel } from './instancePanelController';
 import { WorkspaceLoader } from './loader';
 import { ScoresViewProvider, SCORES_VIEW_ID } from './scoresView';
 import { readScoringSettings } from './settings';
 import { snapshotPathOf } from './snapshot';
-import { ScoreStatusBar } from './statusBar';
+import { AuditStatusBar, ScoreStatusBar } from './statusBar';
 import { changesView, Store, type StoreChange } from './store';
 import { InstancesTreeProvider, RegionsTreeProvider } from './trees';
 
@@ -19,6 +25,7 @@ export interface InspectorApi {
   readonly loader: WorkspaceLoader;
   readonly decorations: DecorationController;
   readonly scoresView: ScoresViewProvider;
+  readonly audit: AuditController;
   readonly timings: Timings;
   /** Resolves when the first load of the workspace data has finished. */
   readonly ready: Promise<void>;
@@ -31,8 +38,15 @@ export function activate(context: vscode.ExtensionContext): InspectorApi | undef
   const loader = new WorkspaceLoader(store);
   const decorations = new DecorationController(store);
   const diagnostics = new DataDiagnostics();
+  const audit = new AuditController(store);
+  // The Problems panel shows the data problems and the audit log's together.
+  let dataProblems: readonly Problem[] = [];
+  const showProblems = (): void => diagnostics.show([...dataProblems, ...audit.problems]);
   const instancesTree = new InstancesTreeProvider(store);
   const regionsTree = new RegionsTreeProvider(store);
+  const removalsTree = new RemovalsTreeProvider(store);
+  const removalsView = vscode.window.createTreeView('sweExplore.removals', { treeDataProvider: removalsTree });
+  removalsTree.attach(removalsView);
   const codeLens = new CoreRegionCodeLensProvider(store);
   const timings: Timings = { openInstanceMs: 0, openInstanceEditorMs: 0, openInstanceFirstPaintMs: 0 };
   const output = vscode.window.createOutputChannel('SWE-Explore', { log: true });
@@ -62,7 +76,7 @@ export function activate(context: vscode.ExtensionContext): InspectorApi | undef
    * The Scores view shows the open instance and the explorers' macro averages: background line
    * counts of other instances change neither until the last batch makes the averages final.
    */
-  const scoresDependOn = (change: StoreChange): boolean => changesView(change) || (change.kind === 'lineCounts' && change.complete);
+  const scoresDependOn = (change: StoreChange): boolean => changesView(change) || change.kind === 'audit' || (change.kind === 'lineCounts' && change.complete);
   // Navigation keybindings apply only in an editor showing a file of the open instance's snapshot.
   const setContext = (): void => {
     const editor = vscode.window.activeTextEditor;
@@ -81,8 +95,11 @@ export function activate(context: vscode.ExtensionContext): InspectorApi | undef
     codeLens,
     scoresView,
     new ScoreStatusBar(store),
+    new AuditStatusBar(store),
     vscode.window.createTreeView('sweExplore.instances', { treeDataProvider: instancesTree, showCollapseAll: true }),
     vscode.window.createTreeView('sweExplore.regions', { treeDataProvider: regionsTree }),
+    removalsTree,
+    removalsView,
     vscode.window.registerWebviewViewProvider(SCORES_VIEW_ID, scoresView),
     vscode.languages.registerHoverProvider({ scheme: 'file' }, new LineHoverProvider(store)),
     vscode.languages.registerCodeLensProvider({ scheme: 'file' }, codeLens),
@@ -90,7 +107,12 @@ export function activate(context: vscode.ExtensionContext): InspectorApi | undef
       if (scoresDependOn(change)) pushScores();
       if (changesView(change)) setContext();
     }),
-    loader.onDidChangeProblems((problems) => diagnostics.show(problems)),
+    audit,
+    loader.onDidChangeProblems((problems) => {
+      dataProblems = problems;
+      showProblems();
+    }),
+    audit.onDidChangeProblems(showProblems),
     vscode.window.onDidChangeActiveTextEditor(setContext),
     vscode.workspace.onDidChangeConfiguration((event) => {
       if (event.affectsConfiguration('sweExplore.scoring')) store.select(readScoringSettings());
@@ -98,9 +120,18 @@ export function activate(context: vscode.ExtensionContext): InspectorApi | undef
   );
   // Reading data runs in the background so that activation itself stays cheap.
   const ready = loader.load();
-  context.subscriptions.push(...registerCommands({ store, loader, decorations, instancesTree, timings, whenLoaded: () => loader.whenLoaded() }));
+  void audit.refresh();
+  const whenLoaded = (): Promise<void> => loader.whenLoaded();
+  for (const disposable of [
+    ...registerInstancePanel(store, context.extensionUri, (line) => output.warn(line)),
+    ...registerCommands({ store, loader, decorations, instancesTree, timings, whenLoaded }),
+    ...registerAuditCommands({ store, audit, instancesTree, whenLoaded }),
+    ...registerAuditReports({ store, audit, whenLoaded }),
+  ]) {
+    context.subscriptions.push(disposable);
+  }
   if (context.extensionMode !== vscode.ExtensionMode.Test) return undefined;
-  return { store, loader, decorations, scoresView, timings, ready, activationMs: performance.now() - started };
+  return { store, loader, decorations, scoresView, audit, timings, ready, activationMs: performance.now() - started };
 }
 
 export function deactivate(): void {

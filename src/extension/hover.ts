@@ -2,6 +2,8 @@ import * as vscode from 'vscode';
 import { containsLine, EMPTY_SET } from '../core';
 import { resolveRegion } from '../core/resolve';
 import { escapeMarkdownText } from '../shared/escape';
+import { describeReaders } from '../core/provenance';
+import { provenanceOf, trajectoryLabel } from './provenanceView';
 import { snapshotPathOf } from './snapshot';
 import type { Store } from './store';
 
@@ -43,6 +45,20 @@ export class LineHoverProvider implements vscode.HoverProvider {
     if (containsLine(explanation.lines.missed.get(path) ?? EMPTY_SET, line)) layers.push(`missed core line (no prediction reaches it within B=${explanation.budget})`);
     if (containsLine(view.patchLines.get(path) ?? EMPTY_SET, line)) layers.push('edited by the gold patch');
     bullet(`Layers: ${layers.length > 0 ? layers.join('; ') : 'none'}`);
+
+    for (const removal of view.removals) {
+      if (removal.path !== path || line < removal.start || line > removal.end) continue;
+      const layer = removal.layer === 'core' ? 'core' : `optional (${removal.model ?? 'every model'})`;
+      const drifted = this.store.audit.drifted.has(removal.id) ? ' — ⚠ drifted: the text changed since it was removed; the removal stays where it was' : '';
+      bullet(`✂ Removed from ${layer}, lines ${removal.start}–${removal.end}, by ${removal.author} (${removal.reason})${removal.note === null ? '' : `: ${removal.note}`}${drifted}`);
+    }
+
+    const run = provenanceOf(view, this.store.getLineCounts(instance.instanceId)).runAt(path, line);
+    if (run !== undefined) {
+      const t = provenanceOf(view, this.store.getLineCounts(instance.instanceId)).trajectoryCount;
+      const kind = t >= 1 && run.readBy.length >= t ? 'Consensus core line' : 'Promoted core line';
+      bullet(`${kind}: ${describeReaders(run.readBy, t, trajectoryLabel)}`);
+    }
 
     const coreTotal = explanation.coreRegions.length;
     for (const region of explanation.coreRegions) {

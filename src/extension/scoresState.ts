@@ -1,4 +1,4 @@
-import { OFFICIAL_METRIC_NAMES, recallAt, type OfficialMetricName } from '../core';
+import { OFFICIAL_METRIC_NAMES, recallAtBudgets, type OfficialMetricName } from '../core';
 import type { Resolution } from '../core/resolve';
 import { METRIC_INFO, type CurvePoint, type ExplorerComparison, type ExplorerMacroRow, type ScoresState } from '../shared/protocol';
 import type { Store } from './store';
@@ -17,6 +17,9 @@ export function buildScoresState(store: Store): ScoresState {
     metrics: [],
     ndcgAtBudget: 0,
     recallAtBudget: 0,
+    ndcgAtBudgetBefore: null,
+    recallAtBudgetBefore: null,
+    audit: null,
     curve: [],
     predictions: [],
     quirks: [],
@@ -33,18 +36,18 @@ export function buildScoresState(store: Store): ScoresState {
         : `${count} instance${count === 1 ? '' : 's'} loaded. Run "SWE-Explore: Open Instance" or pick one in the Instances view.`;
     return { ...base, status: 'empty', message };
   }
-  const { explanation, prepared } = view;
+  const { explanation, prepared, original } = view;
   const comparison: ExplorerComparison[] = store.explorers.flatMap((explorer) => {
     const values = store.scoreOf(view.instance.instanceId, explorer);
     return values === undefined ? [] : [{ explorer, values }];
   });
   const lineOccurrences = explanation.predictions.reduce((sum, p) => sum + p.lines, 0);
   const curveMax = Math.max(100, selection.budget * 2, Math.min(lineOccurrences, 5000));
-  const curve: CurvePoint[] = [];
-  for (let i = 1; i <= CURVE_POINTS; i++) {
-    const budget = Math.max(1, Math.round((curveMax * i) / CURVE_POINTS));
-    curve.push({ budget, recall: recallAt(prepared, budget) });
-  }
+  const budgets: number[] = [];
+  for (let i = 1; i <= CURVE_POINTS; i++) budgets.push(Math.max(1, Math.round((curveMax * i) / CURVE_POINTS)));
+  // One call for the whole curve: the core walks the predicted lines once for all budgets.
+  const recalls = recallAtBudgets(prepared, budgets);
+  const curve: CurvePoint[] = budgets.map((budget, i) => ({ budget, recall: recalls[i]! }));
   return {
     ...base,
     status: 'ready',
@@ -53,11 +56,15 @@ export function buildScoresState(store: Store): ScoresState {
       name,
       label: METRIC_INFO[name].label,
       definition: METRIC_INFO[name].definition,
-      value: explanation.metrics[name],
-      audited: null,
+      // `value` is the ground truth as written; `audited` the same metric with the removals applied.
+      value: original === undefined ? explanation.metrics[name] : original.metrics[name],
+      audited: original === undefined ? null : explanation.metrics[name],
     })),
     ndcgAtBudget: explanation.ndcg.ndcg,
     recallAtBudget: explanation.recallAtBudget,
+    ndcgAtBudgetBefore: original === undefined ? null : original.ndcgAtBudget,
+    recallAtBudgetBefore: original === undefined ? null : original.recallAtBudget,
+    audit: view.removals.length === 0 ? null : { removals: view.removals.length, drifted: view.removals.filter((r) => store.audit.drifted.has(r.id)).length },
     curve,
     predictions: explanation.predictions.map((p) => ({
       rank: p.rank,

@@ -8,6 +8,8 @@ export interface LayerSettings {
   readonly predictions: boolean;
   readonly missed: boolean;
   readonly patch: boolean;
+  readonly consensus: boolean;
+  readonly promoted: boolean;
   readonly codeLens: boolean;
 }
 
@@ -57,6 +59,8 @@ export function readLayerSettings(): LayerSettings {
     predictions: bool(config, 'layers.predictions', true),
     missed: bool(config, 'layers.missed', true),
     patch: bool(config, 'layers.patch', true),
+    consensus: bool(config, 'layers.consensus', true),
+    promoted: bool(config, 'layers.promoted', true),
     codeLens: bool(config, 'codeLens.enabled', true),
   };
 }

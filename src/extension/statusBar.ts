@@ -35,3 +35,34 @@ export class ScoreStatusBar implements vscode.Disposable {
     this.item.dispose();
   }
 }
+
+/** `audited 12/32`: instances with an accept or at least one effective removal; click for the next unaudited one. */
+export class AuditStatusBar implements vscode.Disposable {
+  private readonly item = vscode.window.createStatusBarItem('sweExplore.auditStatus', vscode.StatusBarAlignment.Left, 49);
+  private readonly subscription: vscode.Disposable;
+
+  constructor(private readonly store: Store) {
+    this.item.name = 'SWE-Explore audit progress';
+    this.item.command = 'sweExplore.nextUnauditedInstance';
+    this.subscription = store.onDidChange((change) => {
+      if (change.kind === 'audit' || change.kind === 'data') this.update();
+    });
+    this.update();
+  }
+
+  update(): void {
+    const { audited, total } = this.store.auditedCount;
+    if (total === 0) {
+      this.item.hide();
+      return;
+    }
+    this.item.text = `$(checklist) audited ${audited}/${total}`;
+    this.item.tooltip = `SWE-Explore audit: ${audited} of ${total} instances have an accept or at least one removal. Click for the next unaudited instance.`;
+    this.item.show();
+  }
+
+  dispose(): void {
+    this.subscription.dispose();
+    this.item.dispose();
+  }
+}

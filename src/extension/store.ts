@@ -1,4 +1,5 @@
 import {
+  applyRemovals,
   explainInstance,
   officialMetrics,
   patchBaseLines,
@@ -13,7 +14,7 @@ import {
   type Profile,
   type Region,
 } from '../core';
-import { EMPTY_WORKSPACE, isScored, metricFields, scoreRows, type ExplorerSummary, type InstanceEntry, type WorkspaceModel } from '../data';
+import { EMPTY_WORKSPACE, isScored, metricFields, scoreRows, toRemoval, type AuditFolder, type ExplorerSummary, type InstanceEntry, type RemoveEvent, type WorkspaceModel } from '../data';
 import { Emitter } from './emitter';
 import { Disposable } from './lifecycle';
 
@@ -41,7 +42,60 @@ export interface InstanceView {
   readonly lineCountsReady: boolean;
   /** Milliseconds this view took to compute. */
   readonly computeMs: number;
+  /** The instance's effective removals (every author's), in audit-log order; empty when unaudited. */
+  readonly removals: readonly RemoveEvent[];
+  /**
+   * Scores on the ground truth as written, before any removal; undefined when no removal applies
+   * (then `explanation` is already computed on the original ground truth).
+   */
+  readonly original: OriginalScores | undefined;
 }
+
+/** The open instance's numbers without the audit, for the before → after display. */
+export interface OriginalScores {
+  readonly metrics: OfficialMetrics;
+  readonly ndcgAtBudget: number;
+  readonly recallAtBudget: number;
+}
+
+/** What the audit folder says, as the store uses it. */
+export interface AuditState {
+  readonly folder: AuditFolder;
+  /** Effective removals per instance, in log order. */
+  readonly removalsByInstance: ReadonlyMap<string, readonly RemoveEvent[]>;
+  /** Instances with at least one accept event. */
+  readonly accepted: ReadonlySet<string>;
+  /** Instances where someone restored another author's removal. */
+  readonly conflicted: ReadonlySet<string>;
+  /** Ids of effective removals whose text no longer matches the snapshot. */
+  readonly drifted: ReadonlySet<string>;
+}
+
+export const EMPTY_AUDIT: AuditState = {
+  folder: { events: [], effectiveRemovals: [], accepted: [], conflicts: [], problems: [] },
+  removalsByInstance: new Map(),
+  accepted: new Set(),
+  conflicted: new Set(),
+  drifted: new Set(),
+};
+
+/** Folds an audit folder into the store's shape; `drifted` comes from the caller, who can read files. */
+export function toAuditState(folder: AuditFolder, drifted: ReadonlySet<string> = new Set()): AuditState {
+  const removalsByInstance = new Map<string, RemoveEvent[]>();
+  for (const event of folder.effectiveRemovals) {
+    let list = removalsByInstance.get(event.instanceId);
+    if (list === undefined) removalsByInstance.set(event.instanceId, (list = []));
+    list.push(event);
+  }
+  const accepted = new Set<string>();
+  for (const entry of folder.accepted) accepted.add(entry.instanceId);
+  const conflicted = new Set<string>();
+  for (const conflict of folder.conflicts) conflicted.add(conflict.target.instanceId);
+  return { folder, removalsByInstance, accepted, conflicted, drifted };
+}
+
+/** How far an instance is audited, for the Instances tree and the audited count. */
+export type AuditStatus = 'unaudited' | 'accepted' | 'removals' | 'conflict';
 
 /**
  * What changed, so that each view repaints only what depends on it:
@@ -54,11 +108,12 @@ export interface InstanceView {
 export type StoreChange =
   | { readonly kind: 'data' }
   | { readonly kind: 'selection'; readonly changed: ReadonlySet<keyof Selection> }
-  | { readonly kind: 'lineCounts'; readonly instanceIds: ReadonlySet<string>; readonly current: boolean; readonly complete: boolean };
+  | { readonly kind: 'lineCounts'; readonly instanceIds: ReadonlySet<string>; readonly current: boolean; readonly complete: boolean }
+  | { readonly kind: 'audit'; readonly current: boolean };
 
 /** True when the change alters the open instance's view (editor layers, Regions tree, Scores, status bar). */
 export function changesView(change: StoreChange): boolean {
-  return change.kind !== 'lineCounts' || change.current;
+  return (change.kind !== 'lineCounts' && change.kind !== 'audit') || change.current;
 }
 
 /** Macro averages of one explorer over the instances scored so far. */
@@ -86,6 +141,7 @@ export class Store extends Disposable {
   private readonly groundTruthCache = new Map<string, PreparedGroundTruth>();
   private readonly patchLineCache = new Map<string, LineSet>();
   private macroCache: ReadonlyMap<string, ExplorerMacro> | undefined;
+  private auditValue: AuditState = EMPTY_AUDIT;
 
   constructor(initial: Omit<Selection, 'instanceId' | 'explorer'>) {
     super();
@@ -112,6 +168,53 @@ export class Store extends Disposable {
   /** Instance ids in bench order. */
   get instanceIds(): string[] {
     return [...this.dataValue.instances.keys()];
+  }
+
+  get audit(): AuditState {
+    return this.auditValue;
+  }
+
+  /** The instance's effective removals (empty when none). */
+  removalsOf(instanceId: string): readonly RemoveEvent[] {
+    return this.auditValue.removalsByInstance.get(instanceId) ?? [];
+  }
+
+  auditStatusOf(instanceId: string): AuditStatus {
+    if (this.auditValue.conflicted.has(instanceId)) return 'conflict';
+    if (this.auditValue.removalsByInstance.has(instanceId)) return 'removals';
+    return this.auditValue.accepted.has(instanceId) ? 'accepted' : 'unaudited';
+  }
+
+  /** Audited = accepted or at least one effective removal, over the bench's instances. */
+  get auditedCount(): { readonly audited: number; readonly total: number } {
+    let audited = 0;
+    for (const id of this.dataValue.instances.keys()) if (this.auditValue.accepted.has(id) || this.auditValue.removalsByInstance.has(id)) audited++;
+    return { audited, total: this.dataValue.instances.size };
+  }
+
+  /**
+   * Replaces the audit state. Only instances whose removals changed lose their cached scores, so
+   * another window's append to an unrelated instance costs one instance's rescoring.
+   */
+  setAudit(audit: AuditState): void {
+    const before = this.auditValue;
+    this.auditValue = audit;
+    const changed = new Set<string>();
+    for (const id of new Set([...before.removalsByInstance.keys(), ...audit.removalsByInstance.keys()])) {
+      if (!sameRemovals(before.removalsByInstance.get(id), audit.removalsByInstance.get(id))) changed.add(id);
+    }
+    if (changed.size > 0) {
+      for (const cache of [this.scoreCache, this.groundTruthCache]) {
+        for (const key of cache.keys()) if (changed.has(key.slice(0, key.indexOf('\u0000')))) cache.delete(key);
+      }
+      this.macroCache = undefined;
+    }
+    const id = this.selectionValue.instanceId;
+    // Drift flags and accepts change what the open instance shows (hover, Removals tree), not its numbers.
+    const current =
+      id !== undefined && (changed.has(id) || before.drifted !== audit.drifted || before.accepted.has(id) !== audit.accepted.has(id) || before.conflicted.has(id) !== audit.conflicted.has(id));
+    if (current) this.viewCache = undefined;
+    this.changed.fire({ kind: 'audit', current });
   }
 
   setLoading(loading: boolean): void {
@@ -201,6 +304,12 @@ export class Store extends Disposable {
     const predictions = this.predictionsFor(instanceId, explorer);
     const prepared = preparePredictions(this.preparedGroundTruth(instance, profile), predictions);
     const explanation = explainInstance(prepared, budget);
+    const removals = this.removalsOf(instanceId);
+    let original: OriginalScores | undefined;
+    if (removals.length > 0) {
+      const before = explainInstance(preparePredictions(prepareGroundTruth(instance.groundTruth, this.lineCounts.get(instanceId) ?? new Map(), profile), predictions), budget);
+      original = { metrics: before.metrics, ndcgAtBudget: before.ndcg.ndcg, recallAtBudget: before.recallAtBudget };
+    }
     this.viewCache = {
       instance,
       explorer,
@@ -210,6 +319,8 @@ export class Store extends Disposable {
       patchLines: this.patchLinesOf(instance),
       lineCountsReady: this.lineCounts.has(instanceId),
       computeMs: performance.now() - started,
+      removals,
+      original,
     };
     return this.viewCache;
   }
@@ -240,7 +351,12 @@ export class Store extends Disposable {
     const { profile, topK } = this.selectionValue;
     const result = scoreRows(
       this.dataValue,
-      (entry) => (this.lineCounts.has(entry.instanceId) ? this.preparedGroundTruth(entry, profile) : undefined),
+      (entry) => {
+        if (!this.lineCounts.has(entry.instanceId)) return undefined;
+        const prepared = this.preparedGroundTruth(entry, profile);
+        // An instance whose core the audit emptied drops out, as `swe-explore audit-impact` drops it.
+        return prepared.coreRegions.length === 0 ? undefined : prepared;
+      },
       { profile, k: topK },
     );
     const macros = new Map<string, ExplorerMacro>();
@@ -272,10 +388,17 @@ export class Store extends Disposable {
     const key = `${instance.instanceId}\u0000${profile}`;
     let prepared = this.groundTruthCache.get(key);
     if (prepared === undefined) {
-      prepared = prepareGroundTruth(instance.groundTruth, this.lineCounts.get(instance.instanceId) ?? new Map(), profile);
+      const counts = this.lineCounts.get(instance.instanceId) ?? new Map<string, number>();
+      prepared = prepareGroundTruth(this.auditedGroundTruth(instance, counts), counts, profile);
       this.groundTruthCache.set(key, prepared);
     }
     return prepared;
+  }
+
+  /** The ground truth with the instance's effective removals applied (the same object when none). */
+  private auditedGroundTruth(instance: InstanceEntry, counts: ReadonlyMap<string, number>): GroundTruth {
+    const removals = this.removalsOf(instance.instanceId);
+    return removals.length === 0 ? instance.groundTruth : applyRemovals(instance.groundTruth, removals.map(toRemoval), counts);
   }
 
   private invalidate(): void {
@@ -285,4 +408,11 @@ export class Store extends Disposable {
     this.patchLineCache.clear();
     this.macroCache = undefined;
   }
+}
+
+function sameRemovals(a: readonly RemoveEvent[] | undefined, b: readonly RemoveEvent[] | undefined): boolean {
+  if (a === b) return true;
+  if (a === undefined || b === undefined || a.length !== b.length) return false;
+  for (let i = 0; i < a.length; i++) if (a[i]!.id !== b[i]!.id) return false;
+  return true;
 }

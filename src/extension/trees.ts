@@ -2,6 +2,7 @@ import * as vscode from 'vscode';
 import type { OfficialMetricName } from '../core';
 import { safeNotificationText as safe } from '../shared/escape';
 import { METRIC_INFO } from '../shared/protocol';
+import { provenanceOf, trajectoryLabel } from './provenanceView';
 import { describeResolution } from './scoresState';
 import { changesView, type Store, type StoreChange } from './store';
 
@@ -9,7 +10,24 @@ import { changesView, type Store, type StoreChange } from './store';
 export type RevealTarget =
   | { readonly kind: 'core'; readonly index: number }
   | { readonly kind: 'optional'; readonly index: number }
-  | { readonly kind: 'prediction'; readonly rank: number };
+  | { readonly kind: 'prediction'; readonly rank: number }
+  | { readonly kind: 'place'; readonly path: string; readonly start: number; readonly end: number };
+
+/** "✓ accepted", "✂ 2 removals", "⚠ conflict", or '' for an unaudited instance. */
+function auditLabel(store: Store, instanceId: string): string {
+  switch (store.auditStatusOf(instanceId)) {
+    case 'unaudited':
+      return '';
+    case 'accepted':
+      return '✓ accepted';
+    case 'removals': {
+      const n = store.removalsOf(instanceId).length;
+      return `✂ ${n} removal${n === 1 ? '' : 's'}`;
+    }
+    case 'conflict':
+      return '⚠ conflict';
+  }
+}
 
 type InstanceNode = { readonly kind: 'repo'; readonly repo: string } | { readonly kind: 'instance'; readonly instanceId: string };
 
@@ -106,9 +124,11 @@ export class InstancesTreeProvider implements vscode.TreeDataProvider<InstanceNo
       if (shown !== 'ndcg_at_500') parts.push(`nDCG@500 ${formatScore(metrics.ndcg_at_500)}`);
       item.description = parts.join(' · ');
     }
+    const audit = auditLabel(this.store, node.instanceId);
+    if (audit !== '') item.description = `${audit} · ${String(item.description)}`;
     const isCurrent = selection.instanceId === node.instanceId;
     item.iconPath = new vscode.ThemeIcon(isCurrent ? 'eye' : metrics === undefined ? 'circle-outline' : metrics.recall >= 1 ? 'pass' : metrics.recall > 0 ? 'circle-large-outline' : 'error');
-    item.tooltip = `${safe(node.instanceId)}${selection.explorer === undefined ? '' : ` · ${safe(selection.explorer)}`}${isCurrent ? ' (open)' : ''}`;
+    item.tooltip = `${safe(node.instanceId)}${selection.explorer === undefined ? '' : ` · ${safe(selection.explorer)}`}${isCurrent ? ' (open)' : ''} · audit: ${audit === '' ? 'unaudited' : audit}`;
     item.command = { command: 'sweExplore.openInstance', title: 'Open Instance', arguments: [node.instanceId] };
     item.contextValue = 'sweExplore.instance';
     return item;
@@ -146,7 +166,7 @@ export class InstancesTreeProvider implements vscode.TreeDataProvider<InstanceNo
 
 type RegionNode =
   | { readonly kind: 'group'; readonly group: 'core' | 'predictions' | `optional:${string}`; readonly label: string }
-  | { readonly kind: 'leaf'; readonly target: RevealTarget };
+  | { readonly kind: 'leaf'; readonly target: Exclude<RevealTarget, { readonly kind: 'place' }> };
 
 /** Core regions with coverage, optional regions by model, predictions by rank. */
 export class RegionsTreeProvider implements vscode.TreeDataProvider<RegionNode>, vscode.Disposable {
@@ -192,10 +212,14 @@ export class RegionsTreeProvider implements vscode.TreeDataProvider<RegionNode>,
       const r = view.explanation.coreRegions[target.index]!;
       const item = new vscode.TreeItem(safe(`${r.region.path}:${r.region.start}–${r.region.end}`));
       const status = r.lines === 0 ? 'no lines' : `${r.coveredLinesInBudget}/${r.lines} in B` + (r.coveredLines > r.coveredLinesInBudget ? ` (${r.coveredLines} overall)` : '');
-      item.description = status;
+      const provenance = provenanceOf(view, this.store.getLineCounts(view.instance.instanceId));
+      const region = provenance.regions[target.index];
+      const share = region?.consensusShare;
+      item.description = `${r.lines} lines · ${status}${share === null || share === undefined ? '' : ` · consensus ${Math.round(share * 100)}%`} · read by ${region?.trajectories.length ?? 0}/${provenance.trajectoryCount}`;
       item.iconPath = new vscode.ThemeIcon(r.lines > 0 && r.coveredLinesInBudget === r.lines ? 'pass-filled' : r.coveredLinesInBudget > 0 ? 'circle-large-outline' : 'error');
-      item.tooltip = `Core ${target.index + 1}/${view.explanation.coreRegions.length} · weight ${r.weight} · covering ranks: ${r.coveringRanks.map((k) => `#${k}`).join(', ') || 'none'}`;
+      item.tooltip = `Core ${target.index + 1}/${view.explanation.coreRegions.length} · ${r.lines} lines · weight ${r.weight} · covering ranks: ${r.coveringRanks.map((k) => `#${k}`).join(', ') || 'none'}\n${region === undefined ? '' : `${region.consensusLines} consensus lines; trajectories: ${safe(region.trajectories.map(trajectoryLabel).join(', ') || 'none')}`}`;
       item.command = reveal;
+      item.contextValue = 'sweExplore.coreRegion';
       return item;
     }
     if (target.kind === 'optional') {
@@ -204,6 +228,7 @@ export class RegionsTreeProvider implements vscode.TreeDataProvider<RegionNode>,
       item.description = describeResolution(r.resolution);
       item.iconPath = new vscode.ThemeIcon('circle-outline');
       item.command = reveal;
+      item.contextValue = 'sweExplore.optionalRegion';
       return item;
     }
     const p = view.explanation.predictions[target.rank - 1]!;

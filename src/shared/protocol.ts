@@ -16,6 +16,11 @@ export interface MetricRow {
   readonly audited: number | null;
 }
 
+export interface AuditSummary {
+  readonly removals: number;
+  readonly drifted: number;
+}
+
 export interface PredictionRow {
   readonly rank: number;
   readonly path: string;
@@ -61,9 +66,14 @@ export interface ScoresState {
   readonly budget: number;
   readonly profile: Profile;
   readonly metrics: readonly MetricRow[];
-  /** nDCG and Recall at the chosen budget, which may be a custom one. */
+  /** nDCG and Recall at the chosen budget, which may be a custom one (on the audited ground truth). */
   readonly ndcgAtBudget: number;
   readonly recallAtBudget: number;
+  /** The same two before the audit's removals, or null when nothing is removed. */
+  readonly ndcgAtBudgetBefore: number | null;
+  readonly recallAtBudgetBefore: number | null;
+  /** The open instance's effective removals (and how many drifted), or null when it has none. */
+  readonly audit: AuditSummary | null;
   readonly curve: readonly CurvePoint[];
   readonly predictions: readonly PredictionRow[];
   readonly quirks: readonly string[];
@@ -97,9 +107,7 @@ export function parseFromWebview(value: unknown): FromWebview | null {
       return { type: 'ready' };
     case 'setBudget': {
       const budget = value['budget'];
-      return Number.isInteger(budget) && (budget as number) >= 1 && (budget as number) <= MAX_BUDGET
-        ? { type: 'setBudget', budget: budget as number }
-        : null;
+      return Number.isInteger(budget) && (budget as number) >= 1 && (budget as number) <= MAX_BUDGET ? { type: 'setBudget', budget: budget as number } : null;
     }
     case 'setProfile': {
       const profile = value['profile'];

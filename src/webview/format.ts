@@ -30,9 +30,7 @@ export function formatDelta(before: number, after: number): Delta {
   const delta = after - before;
   const magnitude = Math.abs(delta).toFixed(3);
   if (magnitude === '0.000') return { text: '= 0.000', direction: 'same', spoken: 'unchanged' };
-  return delta > 0
-    ? { text: `▲ +${magnitude}`, direction: 'up', spoken: `up ${magnitude}` }
-    : { text: `▼ −${magnitude}`, direction: 'down', spoken: `down ${magnitude}` };
+  return delta > 0 ? { text: `▲ +${magnitude}`, direction: 'up', spoken: `up ${magnitude}` } : { text: `▼ −${magnitude}`, direction: 'down', spoken: `down ${magnitude}` };
 }
 
 /** Shortens a repository path for the narrow sidebar: the last two segments behind an ellipsis. */

@@ -47,15 +47,7 @@ export function renderMacros(state: ScoresState, post: (message: FromWebview) =>
   return comparisonSection(state, post, entries, 'macros', `Macro average over the benchmark${counted ? '' : ' (counting…)'}`, `instances ${coverage}`);
 }
 
-function comparisonSection(
-  state: ScoresState,
-  post: (message: FromWebview) => void,
-  entries: readonly ExplorerComparison[],
-  id: string,
-  title: string,
-  scope: string,
-): HTMLElement {
-
+function comparisonSection(state: ScoresState, post: (message: FromWebview) => void, entries: readonly ExplorerComparison[], id: string, title: string, scope: string): HTMLElement {
   const b = nearestOfficialBudget(state.budget);
   const columns: readonly OfficialMetricName[] = ['recall', 'precision', `ndcg_at_${b}`, `recall_at_${b}`, 'first_useful_hit'];
   const best = new Map<OfficialMetricName, number>();

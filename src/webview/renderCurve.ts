@@ -81,11 +81,7 @@ export function renderCurve(state: ScoresState): HTMLElement {
     recall === null ? null : svg('circle', { cx: bx, cy: y(recall), r: 3 }),
     recall === null
       ? null
-      : svg(
-          'text',
-          { x: labelOnLeft ? bx - 5 : bx + 5, y: round(y(recall) + (recall > 0.85 ? 12 : -6)), 'text-anchor': labelOnLeft ? 'end' : 'start', class: 'value-label' },
-          fmt3(recall),
-        ),
+      : svg('text', { x: labelOnLeft ? bx - 5 : bx + 5, y: round(y(recall) + (recall > 0.85 ? 12 : -6)), 'text-anchor': labelOnLeft ? 'end' : 'start', class: 'value-label' }, fmt3(recall)),
   );
 
   const description = `Recall rises from 0 to ${fmt3(points[points.length - 1]?.recall)} at ${lastBudget} lines; at the chosen budget of ${state.budget} lines it is ${fmt3(recall)}.`;

@@ -7,7 +7,6 @@ import { OFFICIAL_BUDGETS, type Profile } from '../core/types';
 import { MAX_BUDGET, type FromWebview, type ScoresState } from '../shared/protocol';
 import { el } from './dom';
 
-
 const PROFILE_LABELS: Readonly<Record<Profile, string>> = {
   official: 'official (citable)',
   snapshot: 'snapshot (debug: counts every file)',
@@ -119,30 +118,14 @@ export function createHeader(post: (message: FromWebview) => void): Header {
     'header',
     { class: 'controls' },
     instance,
-    el(
-      'div',
-      { class: 'control-row' },
-      el('label', { for: 'explorer-select' }, 'Explorer'),
-      explorerSelect,
-    ),
-    el(
-      'div',
-      { class: 'control-row' },
-      el('label', { for: 'profile-select' }, 'Profile'),
-      profileSelect,
-    ),
+    el('div', { class: 'control-row' }, el('label', { for: 'explorer-select' }, 'Explorer'), explorerSelect),
+    el('div', { class: 'control-row' }, el('label', { for: 'profile-select' }, 'Profile'), profileSelect),
     el(
       'div',
       { class: 'control-row budget', role: 'group', 'aria-labelledby': 'budget-label' },
       el('span', { id: 'budget-label', class: 'label', 'aria-label': 'Line budget' }, 'Budget'),
       el('span', { class: 'budget-buttons' }, budgetButtons),
-      el(
-        'span',
-        { class: 'budget-custom' },
-        el('label', { for: 'budget-custom', class: 'visually-hidden' }, 'Custom line budget'),
-        customInput,
-        customSet,
-      ),
+      el('span', { class: 'budget-custom' }, el('label', { for: 'budget-custom', class: 'visually-hidden' }, 'Custom line budget'), customInput, customSet),
     ),
     customError,
   );

@@ -46,8 +46,7 @@ function regionCell(row: PredictionRow): HTMLElement {
 function predictionGroup(row: PredictionRow, post: (message: FromWebview) => void): HTMLTableSectionElement {
   const status = STATUS[row.budgetStatus] ?? { text: String(row.budgetStatus), title: '' };
   const location = `${row.path}:${spanText(row.start, row.end)}`;
-  const statusTitle =
-    row.budgetStatus === 'partial' ? `${status.title} ${fmtCount(row.linesInBudget)} of ${fmtCount(row.lines)} lines count.` : status.title;
+  const statusTitle = row.budgetStatus === 'partial' ? `${status.title} ${fmtCount(row.linesInBudget)} of ${fmtCount(row.lines)} lines count.` : status.title;
   const admittedTitle = row.ndcgAdmitted ? 'Admitted into DCG at this budget' : 'Not admitted into DCG at this budget';
   const group = el(
     'tbody',
@@ -95,8 +94,7 @@ export function renderPredictions(state: ScoresState, post: (message: FromWebvie
   if (rows.length === 0) {
     return section('predictions', 'Predictions', el('p', { class: 'muted' }, 'This explorer returned no regions for the instance.'));
   }
-  const col = (text: string, title: string, extra: Record<string, string | number> = {}): HTMLElement =>
-    el('th', { scope: 'col', title, ...extra }, text);
+  const col = (text: string, title: string, extra: Record<string, string | number> = {}): HTMLElement => el('th', { scope: 'col', title, ...extra }, text);
   const table = el(
     'table',
     { class: 'prediction-table' },

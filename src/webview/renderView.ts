@@ -17,7 +17,23 @@ export interface ScoresView {
 function renderQuirks(state: ScoresState): HTMLElement | null {
   const quirks = state.quirks.filter((q): q is string => typeof q === 'string' && q !== '');
   if (quirks.length === 0) return null;
-  return section('quirks', 'Why these numbers', el('ul', { class: 'quirk-list' }, quirks.map((q) => el('li', null, q))));
+  return section(
+    'quirks',
+    'Why these numbers',
+    el(
+      'ul',
+      { class: 'quirk-list' },
+      quirks.map((q) => el('li', null, q)),
+    ),
+  );
+}
+
+/** Says that the numbers are audited ones, so the before → after columns are not a surprise. */
+function renderAuditNote(state: ScoresState): HTMLElement | null {
+  const audit = state.audit;
+  if (audit === null || typeof audit !== 'object' || typeof audit.removals !== 'number') return null;
+  const drifted = typeof audit.drifted === 'number' && audit.drifted > 0 ? `, ${audit.drifted} drifted (the snapshot text changed under ${audit.drifted === 1 ? 'it' : 'them'})` : '';
+  return el('p', { class: 'audit-note', role: 'note' }, `✂ Audited: ${audit.removals} removal${audit.removals === 1 ? '' : 's'} from the ground truth${drifted}. Metrics show original → audited.`);
 }
 
 function focusKeyOf(node: Element | null, within: HTMLElement): string | null {
@@ -34,11 +50,7 @@ function restoreFocus(key: string, within: HTMLElement): void {
 export function createScoresView(root: HTMLElement, post: (message: FromWebview) => void): ScoresView {
   const message = el('p', { class: 'message', role: 'status' }, 'Loading scores…');
   const header = createHeader(post);
-  const profileNote = el(
-    'p',
-    { class: 'profile-note', hidden: true },
-    '⚠ Snapshot profile: line counts come from every snapshot file. Use for debugging; cite only official numbers.',
-  );
+  const profileNote = el('p', { class: 'profile-note', hidden: true }, '⚠ Snapshot profile: line counts come from every snapshot file. Use for debugging; cite only official numbers.');
   const body = el('div', { class: 'body' });
   const ready = el('div', { class: 'ready', hidden: true }, header.element, profileNote, body);
   root.replaceChildren(message, ready);
@@ -50,6 +62,10 @@ export function createScoresView(root: HTMLElement, post: (message: FromWebview)
     root.dataset['budget'] = String(state.budget);
     root.dataset['profile'] = String(state.profile);
     root.dataset['status'] = String(state.status);
+    // Removals of the audit log apply to the numbers shown.
+    const audited = state.status === 'ready' && state.audit !== null && typeof state.audit === 'object';
+    if (audited) root.dataset['audited'] = 'true';
+    else delete root.dataset['audited'];
   }
 
   function render(state: ScoresState): void {
@@ -73,6 +89,7 @@ export function createScoresView(root: HTMLElement, post: (message: FromWebview)
     const focusKey = focusKeyOf(document.activeElement, body);
     body.replaceChildren(
       ...[
+        renderAuditNote(state),
         renderBudgetSummary(state),
         renderMetrics(state),
         renderCurve(state),

@@ -37,11 +37,16 @@ async function themeKind(page) {
 
 /** Official metrics for the demo instance, computed by the CLI (`score --format json`). */
 function cliMetrics(repoRoot, explorer) {
-  const out = execFileSync(process.execPath, [
-    path.join(repoRoot, 'dist/cli.js'), 'score', '--bench', path.join(repoRoot, 'demo/bench.jsonl'),
-    '--preds', path.join(repoRoot, `demo/results/${explorer}/top5.jsonl`), '--format', 'json',
-  ], { encoding: 'utf8' });
-  const row = out.trim().split('\n').map((l) => JSON.parse(l)).find((r) => r.instance_id === INSTANCE);
+  const out = execFileSync(
+    process.execPath,
+    [path.join(repoRoot, 'dist/cli.js'), 'score', '--bench', path.join(repoRoot, 'demo/bench.jsonl'), '--preds', path.join(repoRoot, `demo/results/${explorer}/top5.jsonl`), '--format', 'json'],
+    { encoding: 'utf8' },
+  );
+  const row = out
+    .trim()
+    .split('\n')
+    .map((l) => JSON.parse(l))
+    .find((r) => r.instance_id === INSTANCE);
   if (!row) throw new Error(`CLI printed no row for ${INSTANCE}`);
   return row.metrics;
 }
@@ -67,7 +72,10 @@ async function runCommand(page, title, pick) {
     await page.keyboard.press('Control+Shift+P');
     await page.waitForSelector('.quick-input-widget:not([style*="display: none"]) input', { timeout: 30_000 });
     await page.keyboard.type(title);
-    const found = await row.waitFor({ timeout: 20_000 }).then(() => true, () => false);
+    const found = await row.waitFor({ timeout: 20_000 }).then(
+      () => true,
+      () => false,
+    );
     if (found) break;
     if (attempt === 3) throw new Error(`the command palette does not list "${title}"`);
     await page.keyboard.press('Escape');
@@ -83,28 +91,29 @@ async function runCommand(page, title, pick) {
 
 /** Text of every rendered editor line carrying a whole-line decoration whose computed style has `wanted`. */
 async function decoratedLineTexts(page, wanted) {
-  return page.evaluate(([want, same]) => {
-    const sameColor = eval(same);
-    const editor = [...document.querySelectorAll('.editor-instance .monaco-editor')].find((e) => e.querySelector('.view-lines .view-line'));
-    if (!editor) return [];
-    const lineAtTop = new Map([...editor.querySelectorAll('.view-lines .view-line')].map((l) => [l.style.top, l.textContent.replace(/\u00a0/g, ' ')]));
-    const matches = (style) => Object.entries(want).every(([key, value]) => (Array.isArray(value) ? sameColor(style[key], value) : style[key] === value));
-    const texts = [];
-    for (const overlay of editor.querySelectorAll('.view-overlays > div')) {
-      if ([...overlay.querySelectorAll('.cdr')].some((d) => matches(getComputedStyle(d)))) {
-        const text = lineAtTop.get(overlay.style.top);
-        if (text !== undefined) texts.push(text);
+  return page.evaluate(
+    ([want, same]) => {
+      const sameColor = eval(same);
+      const editor = [...document.querySelectorAll('.editor-instance .monaco-editor')].find((e) => e.querySelector('.view-lines .view-line'));
+      if (!editor) return [];
+      const lineAtTop = new Map([...editor.querySelectorAll('.view-lines .view-line')].map((l) => [l.style.top, l.textContent.replace(/\u00a0/g, ' ')]));
+      const matches = (style) => Object.entries(want).every(([key, value]) => (Array.isArray(value) ? sameColor(style[key], value) : style[key] === value));
+      const texts = [];
+      for (const overlay of editor.querySelectorAll('.view-overlays > div')) {
+        if ([...overlay.querySelectorAll('.cdr')].some((d) => matches(getComputedStyle(d)))) {
+          const text = lineAtTop.get(overlay.style.top);
+          if (text !== undefined) texts.push(text);
+        }
       }
-    }
-    return texts;
-  }, [wanted, SAME_COLOR]);
+      return texts;
+    },
+    [wanted, SAME_COLOR],
+  );
 }
 
 /** ::after texts of decorations (rank badges, missed labels) on the rendered lines. */
 async function afterTexts(page) {
-  return page.evaluate(() => [...document.querySelectorAll('.editor-instance .view-line span')]
-    .map((s) => getComputedStyle(s, '::after').content)
-    .filter((c) => c && c !== 'none' && c !== 'normal'));
+  return page.evaluate(() => [...document.querySelectorAll('.editor-instance .view-line span')].map((s) => getComputedStyle(s, '::after').content).filter((c) => c && c !== 'none' && c !== 'normal'));
 }
 
 function scoresFrame(page) {
@@ -135,8 +144,11 @@ export const checks = [
       const coreBorder = themeColor(repoRoot, 'coreBorder', kind);
       const missedBackground = themeColor(repoRoot, 'missedBackground', kind);
       ctx.log(`theme ${kind}: core ${coreBackground} / ${coreBorder}, missed ${missedBackground} (r, g, b, alpha)`);
-      await page.waitForFunction(([bg, same]) => [...document.querySelectorAll('.monaco-editor .view-overlays .cdr')]
-        .some((e) => eval(same)(getComputedStyle(e).backgroundColor, bg)), [coreBackground, SAME_COLOR], { timeout: 60_000 });
+      await page.waitForFunction(
+        ([bg, same]) => [...document.querySelectorAll('.monaco-editor .view-overlays .cdr')].some((e) => eval(same)(getComputedStyle(e).backgroundColor, bg)),
+        [coreBackground, SAME_COLOR],
+        { timeout: 60_000 },
+      );
       const core = await decoratedLineTexts(page, { backgroundColor: coreBackground, borderLeftColor: coreBorder, borderLeftStyle: 'solid' });
       ctx.log(`${core.length} rendered lines carry the core decoration`);
       if (!core.includes(coreLine)) throw new Error(`line 39 (${JSON.stringify(coreLine)}) is not decorated as core; decorated: ${JSON.stringify(core.slice(0, 5))}`);
@@ -147,8 +159,12 @@ export const checks = [
       await ctx.screenshot('editor-core-and-badges');
       // Switch to the localizer, which misses most core lines: the missed layer must appear.
       await runCommand(page, 'SWE-Explore: Pick Explorer', { title: 'explorer to score', choice: 'localizer' });
-      await page.waitForFunction(([bg, same]) => [...document.querySelectorAll('.monaco-editor .view-overlays .cdr')]
-        .some((e) => eval(same)(getComputedStyle(e).backgroundColor, bg)), [missedBackground, SAME_COLOR], { timeout: 30_000 })
+      await page
+        .waitForFunction(
+          ([bg, same]) => [...document.querySelectorAll('.monaco-editor .view-overlays .cdr')].some((e) => eval(same)(getComputedStyle(e).backgroundColor, bg)),
+          [missedBackground, SAME_COLOR],
+          { timeout: 30_000 },
+        )
         .catch(async (error) => {
           const seen = await page.evaluate(() => [...new Set([...document.querySelectorAll('.monaco-editor .view-overlays .cdr')].map((e) => getComputedStyle(e).backgroundColor))]);
           throw new Error(`${error.message}; overlay colours present: ${seen.join(' | ')}`);
@@ -169,7 +185,7 @@ export const checks = [
     },
   },
   {
-    name: 'Scores view shows the CLI\'s numbers for the instance and the budget control changes them',
+    name: "Scores view shows the CLI's numbers for the instance and the budget control changes them",
     run: async (ctx) => {
       const { page, repoRoot } = ctx;
       const expected = cliMetrics(repoRoot, 'agent');
@@ -213,6 +229,137 @@ export const checks = [
     },
   },
   {
+    name: 'audit: removing selected lines through the palette rescores the Scores view (before → after) and appends to the audit log',
+    run: async (ctx) => {
+      const { page, repoRoot, workspace } = ctx;
+      const auditRoot = path.join(workspace, '.swe-explore');
+      fs.rmSync(auditRoot, { recursive: true, force: true });
+      try {
+        await openWorkbench(ctx);
+        await runCommand(page, 'SWE-Explore: Open Instance', { title: 'Open Instance', choice: INSTANCE });
+        await page.waitForSelector('.tab.active[aria-label*="stock.py"]', { timeout: 60_000 });
+        // Select lines 40–45 of stock.py (inside core region 39–56): go to line 40, extend six lines down.
+        await page.locator('.editor-instance .view-lines').first().click();
+        await page.keyboard.press('Control+G');
+        await page.waitForSelector('.quick-input-widget:not([style*="display: none"]) input', { timeout: 30_000 });
+        await page.keyboard.type('40');
+        await page.keyboard.press('Enter');
+        for (let i = 0; i < 6; i++) await page.keyboard.press('Shift+ArrowDown');
+        const NOTE = 'only the guard clause matters';
+        await runCommand(page, 'SWE-Explore: Remove Span from Ground Truth', { title: 'reason for removing', choice: 'over-broad-read' });
+        await page.locator('.quick-input-widget .quick-input-title', { hasText: 'note for this removal' }).waitFor({ timeout: 30_000 });
+        await page.keyboard.type(NOTE);
+        await page.keyboard.press('Enter');
+
+        // The audit log on disk: one remove event, exactly as the schema writes it.
+        const dir = path.join(auditRoot, 'audit');
+        const deadline = Date.now() + 30_000;
+        while (!(fs.existsSync(dir) && fs.readdirSync(dir).some((f) => f.endsWith('.jsonl')))) {
+          if (Date.now() > deadline) throw new Error('no audit file appeared in .swe-explore/audit');
+          await page.waitForTimeout(200);
+        }
+        const files = fs.readdirSync(dir).filter((f) => f.endsWith('.jsonl'));
+        const text = fs.readFileSync(path.join(dir, files[0]), 'utf8');
+        ctx.log(`audit file ${files[0]}: ${text.trim()}`);
+        const events = text
+          .trim()
+          .split('\n')
+          .map((l) => JSON.parse(l));
+        if (events.length !== 1) throw new Error(`expected one event, found ${events.length}`);
+        const [event] = events;
+        const wanted = { v: 1, op: 'remove', instance_id: INSTANCE, layer: 'core', model: null, path: 'inventory/stock.py', start: 40, end: 45, reason: 'over-broad-read', note: NOTE };
+        for (const [key, value] of Object.entries(wanted)) if (event[key] !== value) throw new Error(`event.${key} is ${JSON.stringify(event[key])}, expected ${JSON.stringify(value)}`);
+        if (!/^[0-9a-f]{64}$/.test(event.text_sha)) throw new Error(`text_sha ${event.text_sha}`);
+        if (Object.keys(event).join(',') !== 'v,op,id,instance_id,layer,model,path,start,end,reason,note,author,at,text_sha') throw new Error(`key order ${Object.keys(event)}`);
+
+        // The Scores view: audited root hook, before (original) and current (audited) values.
+        await page.locator('.activitybar a[aria-label^="SWE-Explore"]').first().click();
+        const frame = scoresFrame(page);
+        await frame.locator(`#scores-root[data-instance="${INSTANCE}"][data-audited="true"]`).waitFor({ timeout: 60_000 });
+        const original = cliMetrics(repoRoot, 'agent');
+        // Expected audited values from the CLI's audit-impact (shares the metric core, not the extension's code).
+        const impact = execFileSync(
+          process.execPath,
+          [
+            path.join(repoRoot, 'dist/cli.js'),
+            'audit-impact',
+            '--bench',
+            path.join(workspace, 'bench.jsonl'),
+            '--preds',
+            path.join(workspace, 'results/agent/top5.jsonl'),
+            '--audit',
+            dir,
+            '--format',
+            'json',
+          ],
+          { encoding: 'utf8' },
+        )
+          .trim()
+          .split('\n')
+          .map((l) => JSON.parse(l))
+          .find((l) => l.kind === 'instance' && l.instance_id === INSTANCE);
+        if (!impact) throw new Error('audit-impact printed no line for the instance');
+        let changed = 0;
+        for (const name of ['recall', 'precision', 'f1_score', 'ndcg_at_500', 'recall_at_500', 'weighted_core_coverage']) {
+          const cell = frame.locator(`[data-metric="${name}"]`).first();
+          const before = Number(await cell.getAttribute('data-value-before', { timeout: 30_000 }));
+          const after = Number(await cell.getAttribute('data-value'));
+          ctx.log(`${name}: ${before} → ${after} (CLI ${original[name]} → ${impact.after[name]})`);
+          if (!near(before, original[name])) throw new Error(`${name}: data-value-before ${before}, CLI original ${original[name]}`);
+          if (!near(after, impact.after[name])) throw new Error(`${name}: data-value ${after}, CLI audited ${impact.after[name]}`);
+          if (!near(before, after)) changed++;
+        }
+        if (changed === 0) throw new Error('removing six core lines changed no metric');
+        // The removed span has its own layer in the editor (colour, struck-through text and a ✂ label).
+        const kind = await themeKind(page);
+        const removedBackground = themeColor(repoRoot, 'removedBackground', kind);
+        const removed = await decoratedLineTexts(page, { backgroundColor: removedBackground, borderLeftStyle: 'double' });
+        const fileLines = fs.readFileSync(path.join(repoRoot, MAIN_FILE), 'utf8').split('\n');
+        if (!removed.includes(fileLines[39])) throw new Error(`line 40 is not decorated as removed; removed: ${JSON.stringify(removed.slice(0, 3))}`);
+        const labels = await afterTexts(page);
+        if (!labels.some((t) => t.includes('removed from core'))) throw new Error(`no "removed from core" label: ${JSON.stringify(labels)}`);
+        const status = await page.locator('.statusbar-item', { hasText: 'audited 1/3' }).first().textContent({ timeout: 30_000 });
+        ctx.log(`status bar: ${status.trim()}`);
+        await ctx.screenshot('audit-remove-span');
+        for (const title of ['Instances', 'Regions', 'Removals']) await page.locator('.pane-header', { hasText: title }).first().click();
+        await page.waitForTimeout(400);
+        await ctx.screenshot('audit-scores-before-after');
+      } finally {
+        // Later checks expect the demo as shipped (the extension itself never deletes audit files).
+        fs.rmSync(auditRoot, { recursive: true, force: true });
+      }
+    },
+  },
+  {
+    name: 'provenance layers and the Instance panel: consensus/promoted labels, "read by" hover, issue and patch beside the code',
+    run: async (ctx) => {
+      const { page, repoRoot } = ctx;
+      await openWorkbench(ctx);
+      await runCommand(page, 'SWE-Explore: Open Instance', { title: 'Open Instance', choice: INSTANCE });
+      await page.waitForSelector('.tab.active[aria-label*="stock.py"]', { timeout: 60_000 });
+      await page.waitForFunction(() => [...document.querySelectorAll('.editor-instance .view-line span')].some((s) => /consensus|promoted/.test(getComputedStyle(s, '::after').content)), null, {
+        timeout: 60_000,
+      });
+      const labels = await afterTexts(page);
+      ctx.log(`provenance labels: ${JSON.stringify(labels.filter((t) => /consensus|promoted/.test(t)))}`);
+      const fileLines = fs.readFileSync(path.join(repoRoot, MAIN_FILE), 'utf8').split('\n');
+      const line = page.locator('.editor-instance .view-line', { hasText: fileLines[46].trim() }).first();
+      await line.hover({ position: { x: 40, y: 5 } });
+      const hover = page.locator('.monaco-hover-content', { hasText: 'SWE-Explore' }).first();
+      await hover.waitFor({ timeout: 30_000 });
+      const hoverText = await hover.textContent();
+      ctx.log(`hover: ${hoverText.replace(/\s+/g, ' ').slice(0, 300)}`);
+      if (!/read by \d of 3 trajectories/.test(hoverText)) throw new Error(`hover lacks "read by N of 3 trajectories": ${hoverText}`);
+      await page.waitForTimeout(500); // the hover fades in
+      await ctx.screenshot('provenance-layers-hover');
+      await page.keyboard.press('Escape');
+      await runCommand(page, 'SWE-Explore: Show Instance Panel');
+      await page.waitForSelector('.tab[aria-label*="Instance ·"]', { timeout: 60_000 });
+      await page.waitForTimeout(1500);
+      await ctx.screenshot('instance-panel');
+    },
+  },
+  {
     name: 'the packaged .vsix (what npm start installs) activates and decorates without a development path',
     timeoutMs: 240_000,
     run: async (ctx) => {
@@ -229,8 +376,11 @@ export const checks = [
         await openWorkbench(ctx, server.workbenchUrl(ctx.workspace));
         await runCommand(page, 'SWE-Explore: Open Instance', { title: 'Open Instance', choice: INSTANCE });
         const background = themeColor(repoRoot, 'coreBackground', await themeKind(page));
-        await page.waitForFunction(([bg, same]) => [...document.querySelectorAll('.monaco-editor .view-overlays .cdr')]
-          .some((e) => eval(same)(getComputedStyle(e).backgroundColor, bg)), [background, SAME_COLOR], { timeout: 60_000 });
+        await page.waitForFunction(
+          ([bg, same]) => [...document.querySelectorAll('.monaco-editor .view-overlays .cdr')].some((e) => eval(same)(getComputedStyle(e).backgroundColor, bg)),
+          [background, SAME_COLOR],
+          { timeout: 60_000 },
+        );
         const title = await page.title();
         if (title.includes('[Extension Development Host]')) throw new Error('the window runs a development extension, not the installed .vsix');
         await ctx.screenshot('packaged-vsix');

@@ -34,13 +34,7 @@ export const quietSettings = {
 };
 
 /** The code-server flags shared by the e2e harness, the screenshot script and `npm start`. */
-export const commonFlags = [
-  '--auth', 'none',
-  '--disable-telemetry',
-  '--disable-update-check',
-  '--disable-workspace-trust',
-  '--disable-getting-started-override',
-];
+export const commonFlags = ['--auth', 'none', '--disable-telemetry', '--disable-update-check', '--disable-workspace-trust', '--disable-getting-started-override'];
 
 async function freePort() {
   return new Promise((resolve, reject) => {
@@ -113,14 +107,7 @@ export async function startCodeServer({ tmpDir, env = {}, extensionsDir, log = (
   const logFile = path.join(tmpDir, 'code-server.log');
   const logFd = fs.openSync(logFile, 'w');
 
-  const args = [
-    '--config', configFile,
-    '--bind-addr', host,
-    ...commonFlags,
-    '--user-data-dir', userDataDir,
-    '--extensions-dir', extDir,
-    '--ignore-last-opened',
-  ];
+  const args = ['--config', configFile, '--bind-addr', host, ...commonFlags, '--user-data-dir', userDataDir, '--extensions-dir', extDir, '--ignore-last-opened'];
   const child = spawn(codeServerBin, args, {
     cwd: repoRoot,
     detached: true, // own process group: stop() kills code-server and every extension host
@@ -146,7 +133,11 @@ export async function startCodeServer({ tmpDir, env = {}, extensionsDir, log = (
   });
   const killHook = () => {
     if (groupAlive(pid)) {
-      try { process.kill(-pid, 'SIGKILL'); } catch { /* already gone */ }
+      try {
+        process.kill(-pid, 'SIGKILL');
+      } catch {
+        /* already gone */
+      }
     }
   };
   process.on('exit', killHook);
@@ -155,10 +146,18 @@ export async function startCodeServer({ tmpDir, env = {}, extensionsDir, log = (
   const stop = async () => {
     if (stopped) return;
     stopped = true;
-    try { process.kill(-pid, 'SIGTERM'); } catch { /* already gone */ }
+    try {
+      process.kill(-pid, 'SIGTERM');
+    } catch {
+      /* already gone */
+    }
     for (let i = 0; i < 50 && groupAlive(pid); i++) await sleep(100);
     if (groupAlive(pid)) {
-      try { process.kill(-pid, 'SIGKILL'); } catch { /* already gone */ }
+      try {
+        process.kill(-pid, 'SIGKILL');
+      } catch {
+        /* already gone */
+      }
       for (let i = 0; i < 20 && groupAlive(pid); i++) await sleep(100);
     }
     process.removeListener('exit', killHook);
@@ -173,7 +172,9 @@ export async function startCodeServer({ tmpDir, env = {}, extensionsDir, log = (
     try {
       const res = await fetch(`http://${host}/healthz`);
       if (res.ok) break;
-    } catch { /* not listening yet */ }
+    } catch {
+      /* not listening yet */
+    }
     if (Date.now() - started > 30_000) {
       await stop();
       throw new Error(`code-server did not answer /healthz within 30 s; log:\n${readTail(logFile)}`);
@@ -216,8 +217,14 @@ export async function launchBrowser() {
     handleSIGTERM: false,
     handleSIGHUP: false,
     args: [
-      '--headless', '--no-sandbox', '--disable-gpu', '--disable-quic', '--no-first-run',
-      '--disable-background-networking', '--disable-component-update', '--disable-sync',
+      '--headless',
+      '--no-sandbox',
+      '--disable-gpu',
+      '--disable-quic',
+      '--no-first-run',
+      '--disable-background-networking',
+      '--disable-component-update',
+      '--disable-sync',
       '--disable-dev-shm-usage',
     ],
   });

@@ -21,9 +21,7 @@ import fs from 'node:fs';
 import path from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { parseArgs } from 'node:util';
-import {
-  launchBrowser, makeTmpDir, readTail, repoRoot, resolveWorkspace, startCodeServer,
-} from './code-server.mjs';
+import { launchBrowser, makeTmpDir, readTail, repoRoot, resolveWorkspace, startCodeServer } from './code-server.mjs';
 
 const { values: opts } = parseArgs({
   options: {
@@ -90,7 +88,13 @@ function classifyConsole(msg) {
   if (m && !WORKBENCH_CHATTER.some((re) => re.test(m[2]))) {
     return { runner: true, level: m[1].toUpperCase(), text: m[2] };
   }
-  return { runner: false, text: `[${msg.type()}] ${msg.text().replace(/%c|color: #[0-9a-f]+;?/gi, '').trim()}` };
+  return {
+    runner: false,
+    text: `[${msg.type()}] ${msg
+      .text()
+      .replace(/%c|color: #[0-9a-f]+;?/gi, '')
+      .trim()}`,
+  };
 }
 
 // ---- teardown, also on signals and crashes -----------------------------------------------
@@ -104,7 +108,11 @@ async function teardown() {
     if (server) {
       await server.stop();
       fs.mkdirSync(resultsDir, { recursive: true });
-      try { fs.copyFileSync(server.logFile, path.join(resultsDir, 'code-server.log')); } catch { /* no log */ }
+      try {
+        fs.copyFileSync(server.logFile, path.join(resultsDir, 'code-server.log'));
+      } catch {
+        /* no log */
+      }
     }
     if (!opts['keep-tmp']) fs.rmSync(tmpDir, { recursive: true, force: true });
     else note(`temp dir kept: ${tmpDir}`);
@@ -136,7 +144,9 @@ async function runIntegration(ws) {
   try {
     // Must be exposed before the workbench loads: it calls this when run() settles.
     let resolveExit;
-    const exited = new Promise((resolve) => { resolveExit = resolve; });
+    const exited = new Promise((resolve) => {
+      resolveExit = resolve;
+    });
     await page.exposeFunction('codeAutomationExit', (code) => resolveExit(code));
     page.on('console', (msg) => {
       if (finished) return; // page shutdown chatter
@@ -149,10 +159,12 @@ async function runIntegration(ws) {
       }
     });
     page.on('pageerror', (err) => noise.push(`[pageerror] ${err.message}`));
-    await page.goto(server.workbenchUrl(ws, [
-      ['extensionDevelopmentPath', server.remote(repoRoot)],
-      ['extensionTestsPath', server.remote(runnerPath)],
-    ]));
+    await page.goto(
+      server.workbenchUrl(ws, [
+        ['extensionDevelopmentPath', server.remote(repoRoot)],
+        ['extensionTestsPath', server.remote(runnerPath)],
+      ]),
+    );
     const code = await withTimeout(exited, INTEGRATION_TIMEOUT_MS, 'waiting for codeAutomationExit');
     await new Promise((r) => setTimeout(r, 300)); // let the last console lines arrive
     finished = true;

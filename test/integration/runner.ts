@@ -5,11 +5,11 @@
  * and the store's numbers equal the metric core's; and they measure the latency targets.
  */
 import * as assert from 'node:assert/strict';
-import { mkdtempSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { mkdtempSync, mkdirSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import * as os from 'node:os';
 import * as path from 'node:path';
 import * as vscode from 'vscode';
-import { explainInstance, officialMetrics, prepareInstance } from '../../src/core';
+import { applyRemovals, explainInstance, officialMetrics, prepareInstance } from '../../src/core';
 import type { InspectorApi } from '../../src/extension/extension';
 import { buildScoresState } from '../../src/extension/scoresState';
 
@@ -102,7 +102,32 @@ const cases: Case[] = [
     name: 'commands are registered',
     run: async () => {
       const all = await vscode.commands.getCommands(true);
-      for (const id of ['openInstance', 'pickExplorer', 'setBudget', 'setProfile', 'nextMissedSpan', 'previousMissedSpan', 'nextPrediction', 'previousPrediction', 'nextCoreRegion', 'previousCoreRegion', 'nextInstance', 'previousInstance', 'toggleCoreLayer', 'reload']) {
+      for (const id of [
+        'showInstancePanel',
+        'exportCorrectedBench',
+        'showAuditImpact',
+        'toggleConsensusLayer',
+        'togglePromotedLayer',
+        'removeSpan',
+        'removeSpanWithLastReason',
+        'restoreSpan',
+        'acceptInstance',
+        'nextUnauditedInstance',
+        'openInstance',
+        'pickExplorer',
+        'setBudget',
+        'setProfile',
+        'nextMissedSpan',
+        'previousMissedSpan',
+        'nextPrediction',
+        'previousPrediction',
+        'nextCoreRegion',
+        'previousCoreRegion',
+        'nextInstance',
+        'previousInstance',
+        'toggleCoreLayer',
+        'reload',
+      ]) {
         assert.ok(all.includes(`sweExplore.${id}`), `missing command sweExplore.${id}`);
       }
     },
@@ -128,7 +153,10 @@ const cases: Case[] = [
       assert.equal(editor.selection.active.line + 1, 39, 'cursor at the first core region of the main file');
       const applied = api.decorations.applied.get(editor.document.uri.toString());
       assert.ok(applied, 'decorations were applied to the editor');
-      assert.deepEqual(applied.core, [[39, 56], [103, 137]]);
+      assert.deepEqual(applied.core, [
+        [39, 56],
+        [103, 137],
+      ]);
       const view = api.store.view!;
       const expectedMissed = (view.explanation.lines.missed.get('inventory/stock.py') ?? []).map(([s, e]) => [s, e]);
       assert.deepEqual(applied.missed, expectedMissed);
@@ -184,7 +212,7 @@ const cases: Case[] = [
         samples.push(performance.now() - started);
       }
       timings['live update (demo), median'] = median(samples);
-      timings['live update (demo), max'] = Math.max(...samples);
+      timings['live update (demo), max'] = samples.reduce((a, b) => Math.max(a, b), 0);
       console.log(`[timing] live update samples (demo): ${samples.map((ms) => ms.toFixed(1)).join(', ')} ms`);
       // The median is asserted: one sample can absorb a scheduling hiccup of the loaded test machine.
       assert.ok(median(samples) < 100, `median update ${median(samples)} ms`);
@@ -199,7 +227,10 @@ const cases: Case[] = [
       await vscode.commands.executeCommand('sweExplore.nextMissedSpan');
       const editor = vscode.window.activeTextEditor!;
       const line = editor.selection.active.line + 1;
-      assert.ok(missed.some((m) => m.s === line), `cursor ${line} at the start of a missed span`);
+      assert.ok(
+        missed.some((m) => m.s === line),
+        `cursor ${line} at the start of a missed span`,
+      );
       await vscode.commands.executeCommand('sweExplore.nextPrediction');
       const first = api.store.view!.explanation.predictions[0]!;
       assert.ok(vscode.window.activeTextEditor!.document.uri.fsPath.endsWith(first.region.path.split('/').join(path.sep)));
@@ -216,7 +247,10 @@ const cases: Case[] = [
       assert.equal(pastEof.range.start.line, 0, 'located at line 1 of the file');
       assert.equal(pastEof.source, 'SWE-Explore');
       const bench = vscode.languages.getDiagnostics(vscode.Uri.file(api.store.data.benchFile!));
-      assert.ok(bench.some((d) => d.message.includes('start > end')), 'the inverted optional region is reported');
+      assert.ok(
+        bench.some((d) => d.message.includes('start > end')),
+        'the inverted optional region is reported',
+      );
     },
   },
   {
@@ -252,12 +286,80 @@ const cases: Case[] = [
     },
   },
   {
+    name: 'audit: a core removal rescores on the audited ground truth, paints the removed layer, and a restore undoes it',
+    run: async (api) => {
+      await vscode.commands.executeCommand('sweExplore.openInstance', 'acme__inventory-101');
+      api.store.select({ explorer: 'agent', budget: 500, profile: 'official' });
+      const before = api.store.view!.explanation.metrics;
+      const dir = api.audit.dir!;
+      try {
+        api.audit.lastReason = 'incidental-read';
+        // Core region 2 of 4 (stock.py 39–56), as its CodeLens names it; no prompt with the last reason.
+        const index = api.store.view!.explanation.coreRegions.findIndex((r) => r.region.path === 'inventory/stock.py' && r.region.start === 39);
+        await vscode.commands.executeCommand('sweExplore.removeSpanWithLastReason', { kind: 'core', index });
+        const view = api.store.view!;
+        assert.equal(view.removals.length, 1);
+        assert.deepEqual(view.original?.metrics, before, 'the original metrics are kept for before/after');
+        const counts = api.store.getLineCounts('acme__inventory-101')!;
+        const audited = applyRemovals(view.instance.groundTruth, [{ layer: 'core', model: null, path: 'inventory/stock.py', start: 39, end: 56 }], counts);
+        assert.deepEqual(view.explanation.metrics, officialMetrics(prepareInstance(audited, view.predictions, counts, 'official')));
+        const state = buildScoresState(api.store);
+        assert.ok(state.audit !== null && state.metrics.every((m) => m.audited !== null));
+        assert.equal(state.metrics.find((m) => m.name === 'recall')!.value, before.recall);
+        const editor = vscode.window.activeTextEditor!;
+        const applied = api.decorations.applied.get(editor.document.uri.toString())!;
+        assert.deepEqual(applied.removed, [[39, 56]]);
+        assert.deepEqual(applied.core, [[103, 137]], 'removed lines no longer count as core');
+        const lines = readFileSync(path.join(dir, readdirSync(dir)[0]!), 'utf8')
+          .trim()
+          .split('\n');
+        const event = JSON.parse(lines[0]!) as Record<string, unknown>;
+        assert.equal(event['op'], 'remove');
+        assert.equal(event['reason'], 'incidental-read');
+        assert.match(String(event['text_sha']), /^[0-9a-f]{64}$/);
+        assert.equal(api.store.auditedCount.audited, 1);
+        // Export writes the corrected bench to the file named, never the bench itself.
+        const out = path.join(mkdtempSync(path.join(os.tmpdir(), 'swe-explore-export-')), 'bench.audited.jsonl');
+        await vscode.commands.executeCommand('sweExplore.exportCorrectedBench', vscode.Uri.file(out));
+        const exported = readFileSync(out, 'utf8')
+          .trim()
+          .split('\n')
+          .map((l) => JSON.parse(l) as { instance_id: string; ground_truth: { read_core_regions: unknown[] } });
+        assert.deepEqual(
+          exported.find((r) => r.instance_id === 'acme__inventory-101')!.ground_truth.read_core_regions.filter((r) => (r as { path: string }).path === 'inventory/stock.py'),
+          [{ path: 'inventory/stock.py', start: 103, end: 137 }],
+        );
+        await vscode.commands.executeCommand('sweExplore.acceptInstance', 'acme__tinyhttp-7');
+        assert.equal(api.store.auditStatusOf('acme__tinyhttp-7'), 'accepted');
+        assert.equal(api.store.auditedCount.audited, 2);
+        await vscode.commands.executeCommand('sweExplore.restoreSpan', view.removals[0]!.id);
+        assert.equal(api.store.view!.removals.length, 0);
+        assert.deepEqual(api.store.view!.explanation.metrics, before);
+        assert.equal(api.store.view!.original, undefined);
+      } finally {
+        // The test cleans up after itself; the extension never deletes or rewrites an audit file.
+        rmSync(path.dirname(dir), { recursive: true, force: true });
+        await api.audit.refresh();
+      }
+    },
+  },
+  {
     name: 'a corrupt bench file: every good record loads, each bad line is a located diagnostic',
     run: async (api) => {
       const root = mkdtempSync(path.join(os.tmpdir(), 'swe-explore-corrupt-'));
       const bench = path.join(root, 'bench.jsonl');
       const good = (id: string): string => JSON.stringify({ instance_id: id, ground_truth: { read_core_files: ['a.py'], read_core_regions: [{ path: 'a.py', start: 1, end: 5 }] } });
-      writeFileSync(bench, [good('ok__a-1'), '{"instance_id": "bad__json-2", ', JSON.stringify({ instance_id: 'bad__gt-3' }), good('ok__b-4'), JSON.stringify({ instance_id: 'bad__int-5', ground_truth: { read_core_regions: [{ path: 'a.py', start: '1', end: 5 }] } }), good('ok__a-1')].join('\n') + '\n');
+      writeFileSync(
+        bench,
+        [
+          good('ok__a-1'),
+          '{"instance_id": "bad__json-2", ',
+          JSON.stringify({ instance_id: 'bad__gt-3' }),
+          good('ok__b-4'),
+          JSON.stringify({ instance_id: 'bad__int-5', ground_truth: { read_core_regions: [{ path: 'a.py', start: '1', end: 5 }] } }),
+          good('ok__a-1'),
+        ].join('\n') + '\n',
+      );
       const config = vscode.workspace.getConfiguration('sweExplore');
       try {
         await config.update('data.benchFile', bench, vscode.ConfigurationTarget.Workspace);
@@ -332,7 +434,7 @@ const cases: Case[] = [
           samples.push(performance.now() - started);
         }
         timings['live update (20k-line files), median'] = median(samples);
-        timings['live update (20k-line files), max'] = Math.max(...samples);
+        timings['live update (20k-line files), max'] = samples.reduce((a, b) => Math.max(a, b), 0);
         timings['store recompute (20k-line files)'] = api.store.view!.computeMs;
         timings['decoration repaint (20k-line files)'] = api.decorations.lastPaintMs;
         console.log(`[timing] live update samples (20k): ${samples.map((ms) => ms.toFixed(1)).join(', ')} ms`);

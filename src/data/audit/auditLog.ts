@@ -228,7 +228,13 @@ export function foldAuditEvents(events: readonly AuditEvent[]): Omit<AuditFolder
     }
     const earlier = byId.get(event.id);
     if (earlier !== undefined) {
-      problems.push({ file: event.file, line: event.line, severity: 'warning', code: 'audit-event-invalid', message: `duplicate event id ${short(event.id)} (first at ${earlier.file}:${earlier.line}); this line is ignored` });
+      problems.push({
+        file: event.file,
+        line: event.line,
+        severity: 'warning',
+        code: 'audit-event-invalid',
+        message: `duplicate event id ${short(event.id)} (first at ${earlier.file}:${earlier.line}); this line is ignored`,
+      });
       continue;
     }
     byId.set(event.id, event);
@@ -240,7 +246,13 @@ export function foldAuditEvents(events: readonly AuditEvent[]): Omit<AuditFolder
     if (event.op !== 'restore') continue;
     const target = byId.get(event.target);
     if (target === undefined || target.op !== 'remove') {
-      problems.push({ file: event.file, line: event.line, severity: 'warning', code: 'audit-event-invalid', message: `restore targets ${short(event.target)}, which is not a remove event; it does nothing` });
+      problems.push({
+        file: event.file,
+        line: event.line,
+        severity: 'warning',
+        code: 'audit-event-invalid',
+        message: `restore targets ${short(event.target)}, which is not a remove event; it does nothing`,
+      });
       continue;
     }
     restored.add(target.id);
@@ -370,7 +382,9 @@ export function removedText(fileText: string, start: number, end: number): strin
 
 /** Hex SHA-256 of {@link removedText}: what a remove event records as `text_sha`. */
 export function textSha(fileText: string, start: number, end: number): string {
-  return createHash('sha256').update(removedText(fileText, start, end), 'utf8').digest('hex');
+  return createHash('sha256')
+    .update(removedText(fileText, start, end), 'utf8')
+    .digest('hex');
 }
 
 /**
@@ -406,7 +420,12 @@ const RESERVED_NAMES = /^(con|prn|aux|nul|com[0-9]|lpt[0-9])$/i;
  * (`unknown`) or a reserved device name.
  */
 export function sanitizeAuthor(name: string): string {
-  let safe = name.normalize('NFC').trim().replace(/[^\p{L}\p{N}._-]+/gu, '-').replace(/^[.-]+/, '').replace(/[.-]+$/, '');
+  let safe = name
+    .normalize('NFC')
+    .trim()
+    .replace(/[^\p{L}\p{N}._-]+/gu, '-')
+    .replace(/^[.-]+/, '')
+    .replace(/[.-]+$/, '');
   safe = Array.from(safe).slice(0, 64).join('');
   if (safe === '') return 'unknown';
   return RESERVED_NAMES.test(safe) ? `_${safe}` : safe;
@@ -441,7 +460,22 @@ export interface NewRemoval {
 
 /** Wire objects in the exact key order of the schema. */
 export type AuditWireEvent =
-  | { v: 1; op: 'remove'; id: string; instance_id: string; layer: 'core' | 'optional'; model: string | null; path: string; start: number; end: number; reason: string; note: string | null; author: string; at: string; text_sha: string | null }
+  | {
+      v: 1;
+      op: 'remove';
+      id: string;
+      instance_id: string;
+      layer: 'core' | 'optional';
+      model: string | null;
+      path: string;
+      start: number;
+      end: number;
+      reason: string;
+      note: string | null;
+      author: string;
+      at: string;
+      text_sha: string | null;
+    }
   | { v: 1; op: 'restore'; id: string; target: string; author: string; at: string }
   | { v: 1; op: 'accept'; id: string; instance_id: string; author: string; at: string };
 

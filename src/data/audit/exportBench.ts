@@ -25,11 +25,7 @@ export interface BenchLine {
  * holds the effective removals; `lineCountsByInstance` the counts used to resolve `end = -1` and
  * tail regions that a removal touches (the active profile's counts).
  */
-export function exportCorrectedBench(
-  lines: readonly BenchLine[],
-  removalsByInstance: ReadonlyMap<string, readonly Removal[]>,
-  lineCountsByInstance: ReadonlyMap<string, LineCounts>,
-): string[] {
+export function exportCorrectedBench(lines: readonly BenchLine[], removalsByInstance: ReadonlyMap<string, readonly Removal[]>, lineCountsByInstance: ReadonlyMap<string, LineCounts>): string[] {
   const out: string[] = [];
   for (const { raw, record } of lines) {
     const removals = removalsByInstance.get(record.instance_id);
@@ -274,7 +270,7 @@ function elementSpans(text: string, at: number): Span[] {
 function detectStyle(text: string, start: number, end: number): JsonStyle {
   let comma: string | undefined;
   let colon: string | undefined;
-  for (let i = start; i < end && (comma === undefined || colon === undefined); ) {
+  for (let i = start; i < end && (comma === undefined || colon === undefined);) {
     const c = text.charCodeAt(i);
     if (c === 0x22) {
       i = skipString(text, i);

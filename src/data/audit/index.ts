@@ -2,3 +2,4 @@
 export * from './auditLog';
 export * from './exportBench';
 export * from './report';
+export * from './workspaceAudit';

@@ -29,10 +29,22 @@ export function renderImpactCsv(lines: readonly ImpactLine[]): string {
   for (const line of lines) {
     switch (line.kind) {
       case 'explorer':
-        for (const m of OFFICIAL_METRIC_NAMES) rows.push(['explorer', line.explorer, null, m, null, line.before[m], line.after[m], delta(line.before[m], line.after[m]), `instances ${line.instances_before} -> ${line.instances_after}`]);
+        for (const m of OFFICIAL_METRIC_NAMES)
+          rows.push(['explorer', line.explorer, null, m, null, line.before[m], line.after[m], delta(line.before[m], line.after[m]), `instances ${line.instances_before} -> ${line.instances_after}`]);
         break;
       case 'instance':
-        for (const m of OFFICIAL_METRIC_NAMES) rows.push(['instance', line.explorer, line.instance_id, m, null, line.before?.[m] ?? null, line.after?.[m] ?? null, delta(line.before?.[m], line.after?.[m]), line.after === null ? 'not scored after' : line.before === null ? 'not scored before' : null]);
+        for (const m of OFFICIAL_METRIC_NAMES)
+          rows.push([
+            'instance',
+            line.explorer,
+            line.instance_id,
+            m,
+            null,
+            line.before?.[m] ?? null,
+            line.after?.[m] ?? null,
+            delta(line.before?.[m], line.after?.[m]),
+            line.after === null ? 'not scored after' : line.before === null ? 'not scored before' : null,
+          ]);
         break;
       case 'ranking':
         rows.push(['ranking', null, null, line.metric, null, line.before.join(' > '), line.after.join(' > '), null, line.kendall_tau_b === null ? 'tau_b n/a' : `tau_b ${line.kendall_tau_b}`]);

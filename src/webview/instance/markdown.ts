@@ -462,12 +462,7 @@ class InlineParser {
       });
       if (close < 0) continue;
       const children = this.nested(text.slice(contentStart, close));
-      const node: MdInline =
-        size === 3
-          ? { kind: 'strong', children: [{ kind: 'emphasis', children }] }
-          : size === 2
-            ? { kind: 'strong', children }
-            : { kind: 'emphasis', children };
+      const node: MdInline = size === 3 ? { kind: 'strong', children: [{ kind: 'emphasis', children }] } : size === 2 ? { kind: 'strong', children } : { kind: 'emphasis', children };
       // Opener characters beyond the matched size stay literal, before the node.
       if (run > size) this.buffer += ch.repeat(run - size);
       this.flush();

@@ -43,7 +43,11 @@ function renderPatch(state: InstanceState, post: Post): HTMLElement {
 }
 
 function renderTests(state: InstanceState): HTMLElement {
-  const list = el('ul', { class: 'tests' }, state.failToPass.map((test) => el('li', null, el('code', null, test))));
+  const list = el(
+    'ul',
+    { class: 'tests' },
+    state.failToPass.map((test) => el('li', null, el('code', null, test))),
+  );
   return block('tests', `FAIL_TO_PASS (${state.failToPass.length})`, note(state.failToPassNote), state.failToPass.length > 0 ? list : null);
 }
 
@@ -84,7 +88,11 @@ function renderAgreement(state: InstanceState): HTMLElement {
     'Agreement',
     state.agreement.length === 0
       ? note('No agreement data yet.')
-      : el('dl', null, state.agreement.map((entry) => [el('dt', null, entry.label), el('dd', null, entry.detail)])),
+      : el(
+          'dl',
+          null,
+          state.agreement.map((entry) => [el('dt', null, entry.label), el('dd', null, entry.detail)]),
+        ),
   );
 }
 

@@ -1,0 +1,218 @@
+/**
+ * The audit log applied to a loaded workspace: shared by `swe-explore export` /
+ * `swe-explore audit-impact` and the extension's Export Corrected Bench / Show Audit Impact, so
+ * that both surfaces load, drift-check, count and score an audit the same way.
+ */
+import { readFile } from 'node:fs/promises';
+import {
+  applyRemovals,
+  auditImpact,
+  lineSetSubtract,
+  nullModelImpact,
+  prepareGroundTruth,
+  removalEffects,
+  resolvedLines,
+  type ImpactLine,
+  type LineCounts,
+  type NullModelInstance,
+  type PreparedGroundTruth,
+  type Profile,
+  type ReasonCount,
+  type Removal,
+} from '../../core';
+import type { LineCountCache } from '../lineCounts';
+import { resolveInSnapshot } from '../paths';
+import type { Problem } from '../problems';
+import { scoreRows, type ScoreResult, type ScoringOptions } from '../scoring';
+import { groundTruthPaths, instanceLineCounts, type InstanceEntry, type WorkspaceModel } from '../workspace';
+import { driftProblem, driftStatus, readAuditFolder, removalsByInstance, type RemoveEvent } from './auditLog';
+import { exportCorrectedBench } from './exportBench';
+
+/** The effective removals of bench instances, with the audit's problems, drift flags and removals of unknown instances reported. */
+export interface LoadedAudit {
+  readonly removals: Map<string, Removal[]>;
+  readonly events: Map<string, RemoveEvent[]>;
+  /** Instances with an accept or at least one effective removal. */
+  readonly audited: Set<string>;
+  readonly problems: Problem[];
+}
+
+export async function loadAudit(model: WorkspaceModel, auditDir: string): Promise<LoadedAudit> {
+  const audit = await readAuditFolder(auditDir);
+  const problems: Problem[] = [...audit.problems];
+  const events = new Map<string, RemoveEvent[]>();
+  for (const event of audit.effectiveRemovals) {
+    if (!model.instances.has(event.instanceId)) {
+      problems.push({
+        file: event.file,
+        line: event.line,
+        severity: 'warning',
+        code: 'unknown-instance',
+        message: `removal for ${JSON.stringify(event.instanceId)}, which the bench does not contain; ignored`,
+        instanceId: event.instanceId,
+      });
+      continue;
+    }
+    let list = events.get(event.instanceId);
+    if (list === undefined) events.set(event.instanceId, (list = []));
+    list.push(event);
+  }
+  const audited = new Set<string>(events.keys());
+  for (const { instanceId } of audit.accepted) if (model.instances.has(instanceId)) audited.add(instanceId);
+  const removals = new Map<string, Removal[]>();
+  for (const [instanceId, list] of events) removals.set(instanceId, removalsByInstance(list).get(instanceId) ?? []);
+  for (const [instanceId, list] of events) await checkDrift(model.instances.get(instanceId)!, list, problems);
+  return { removals, events, audited, problems };
+}
+
+/** Flags removals whose recorded text no longer matches the snapshot (never moves them). */
+async function checkDrift(entry: InstanceEntry, events: readonly RemoveEvent[], problems: Problem[]): Promise<void> {
+  if (entry.snapshotRoot === undefined) return;
+  const texts = new Map<string, string | undefined>();
+  for (const event of events) {
+    if (event.textSha === null) continue;
+    if (!texts.has(event.path)) {
+      const resolved = await resolveInSnapshot(entry.snapshotRoot, event.path);
+      texts.set(event.path, resolved.ok ? await readFile(resolved.real, 'utf8').catch(() => undefined) : undefined);
+    }
+    const text = texts.get(event.path);
+    if (text !== undefined && driftStatus(event, text) === 'drifted') problems.push(driftProblem(event));
+  }
+}
+
+/** Line counts of an instance's ground-truth-region paths (plus `extra`), problems collected. */
+export async function auditLineCounts(model: WorkspaceModel, entry: InstanceEntry, cache: LineCountCache, problems: Problem[], extra: Iterable<string> = []): Promise<Map<string, number>> {
+  const paths = groundTruthPaths(entry.groundTruth);
+  for (const p of extra) paths.add(p);
+  const counted = await instanceLineCounts(model, entry, paths, cache);
+  for (const problem of counted.problems) problems.push(problem);
+  return counted.counts;
+}
+
+/** The corrected bench's lines (see `exportCorrectedBench`), with the counts used for each audited instance. */
+export async function correctedBenchLines(
+  model: WorkspaceModel,
+  audit: LoadedAudit,
+  cache: LineCountCache,
+  problems: Problem[],
+): Promise<{ readonly lines: string[]; readonly counts: Map<string, LineCounts> }> {
+  const counts = new Map<string, LineCounts>();
+  for (const instanceId of audit.removals.keys()) counts.set(instanceId, await auditLineCounts(model, model.instances.get(instanceId)!, cache, problems));
+  const lines = exportCorrectedBench(
+    model.benchItems.map((item) => ({ raw: item.raw, record: item.value })),
+    audit.removals,
+    counts,
+  );
+  return { lines, counts };
+}
+
+export interface AuditImpactOptions {
+  readonly profile: Profile;
+  readonly k: number;
+  /** Random audits of the same size for the null model (0: none). */
+  readonly trials: number;
+  readonly seed: number;
+}
+
+/**
+ * Before/after scoring of every explorer with the audit applied: the report lines of
+ * `swe-explore audit-impact`. Problems found on the way (line counts, scoring) are appended to
+ * `problems`.
+ */
+export async function computeAuditImpact(model: WorkspaceModel, audit: LoadedAudit, options: AuditImpactOptions, cache: LineCountCache, problems: Problem[]): Promise<ImpactLine[]> {
+  const { profile } = options;
+  const scoring: ScoringOptions = { profile, k: options.k };
+  // Line counts once per scored instance, for every scoring pass (before, after, null trials).
+  const counts = new Map<string, Map<string, number>>();
+  for (const run of model.explorers.values()) {
+    for (const instanceId of run.rows.keys()) {
+      const entry = model.instances.get(instanceId);
+      if (entry === undefined || counts.has(instanceId)) continue;
+      const extra = profile === 'snapshot' ? predictionPaths(model, instanceId) : [];
+      counts.set(instanceId, await auditLineCounts(model, entry, cache, problems, extra));
+    }
+  }
+  for (const instanceId of audit.removals.keys()) if (!counts.has(instanceId)) counts.set(instanceId, await auditLineCounts(model, model.instances.get(instanceId)!, cache, problems));
+
+  // Instances a pass does not audit reuse the ground truth prepared for "before".
+  const preparedBefore = new Map<string, PreparedGroundTruth>();
+  const scoreWith = (removals: ReadonlyMap<string, readonly Removal[]>): ScoreResult =>
+    scoreRows(
+      model,
+      (entry) => {
+        const lineCounts = counts.get(entry.instanceId) ?? new Map<string, number>();
+        const list = removals.get(entry.instanceId);
+        if (list === undefined || list.length === 0) {
+          let prepared = preparedBefore.get(entry.instanceId);
+          if (prepared === undefined) preparedBefore.set(entry.instanceId, (prepared = prepareGroundTruth(entry.groundTruth, lineCounts, profile)));
+          return prepared;
+        }
+        const groundTruth = applyRemovals(entry.groundTruth, list, lineCounts);
+        // An instance whose core the audit emptied drops out, as `score` skips empty cores.
+        return groundTruth.coreRegions.length === 0 ? undefined : prepareGroundTruth(groundTruth, lineCounts, profile);
+      },
+      scoring,
+    );
+  const before = scoreWith(new Map());
+  for (const problem of before.problems) problems.push(problem);
+  const after = scoreWith(audit.removals);
+
+  const reasons: ReasonCount[] = [];
+  const nullInstances: NullModelInstance[] = [];
+  for (const [instanceId, events] of audit.events) {
+    const entry = model.instances.get(instanceId)!;
+    const lineCounts = counts.get(instanceId) ?? new Map<string, number>();
+    const removals = audit.removals.get(instanceId)!;
+    removalEffects(entry.groundTruth, removals, lineCounts).forEach((effect, i) => reasons.push({ reason: events[i]!.reason, lines: effect.lines }));
+    // The evaluator's view of core lines (official: only ground-truth paths have counts).
+    const visible = prepareGroundTruth(entry.groundTruth, lineCounts, profile).evaluatorLineCount;
+    const evaluatorCounts = new Map<string, number>();
+    for (const p of groundTruthPaths(entry.groundTruth)) {
+      const n = visible(p);
+      if (n !== undefined) evaluatorCounts.set(p, n);
+    }
+    const coreLines = resolvedLines(entry.groundTruth.coreRegions, evaluatorCounts);
+    const audited = applyRemovals(entry.groundTruth, removals, lineCounts);
+    const removedCoreLines = lineSetSubtract(coreLines, resolvedLines(audited.coreRegions, evaluatorCounts));
+    if (removedCoreLines.size > 0) nullInstances.push({ instanceId, coreLines, removedCoreLines });
+  }
+
+  const report: ImpactLine[] = auditImpact({ before: before.rows, after: after.rows, auditedInstances: audit.audited, removals: reasons });
+  if (options.trials > 0) {
+    const nullLines = await nullModelImpact({
+      trials: options.trials,
+      seed: options.seed,
+      instances: nullInstances,
+      before: before.rows,
+      after: after.rows,
+      scoreAfter: (removals) => scoreWith(mergeRemovals(audit.removals, removals)).rows,
+    });
+    for (const line of nullLines) report.push(line);
+  }
+  return report;
+}
+
+/**
+ * A random audit replaces the real audit's core removals of the audited instances; the real
+ * optional removals stay (they do not move the core, but optional coverage depends on them).
+ */
+function mergeRemovals(real: ReadonlyMap<string, readonly Removal[]>, randomCore: ReadonlyMap<string, readonly Removal[]>): Map<string, Removal[]> {
+  const out = new Map<string, Removal[]>();
+  for (const [instanceId, list] of real)
+    out.set(
+      instanceId,
+      list.filter((r) => r.layer === 'optional'),
+    );
+  for (const [instanceId, list] of randomCore) {
+    const merged = out.get(instanceId) ?? [];
+    for (const r of list) merged.push(r);
+    out.set(instanceId, merged);
+  }
+  return out;
+}
+
+function predictionPaths(model: WorkspaceModel, instanceId: string): string[] {
+  const out: string[] = [];
+  for (const run of model.explorers.values()) for (const r of run.rows.get(instanceId)?.regions ?? []) out.push(r.path);
+  return out;
+}

@@ -1,0 +1,164 @@
+/**
+ * The extension's side of the audit log: where it lives, who writes, reading it into the store
+ * (with drift checks) and appending events. The log is only ever appended to through
+ * `appendAuditEvent`; another window's appends reach the store through a file watcher.
+ */
+import { readFile } from 'node:fs/promises';
+import * as path from 'node:path';
+import * as vscode from 'vscode';
+import {
+  AUDIT_FOLDER,
+  appendAuditEvent,
+  defaultAuthor,
+  driftProblem,
+  driftStatus,
+  readAuditFolder,
+  resolveInSnapshot,
+  sanitizeAuthor,
+  REMOVAL_REASONS,
+  type AuditWireEvent,
+  type Problem,
+} from '../../data';
+import { Disposable } from '../lifecycle';
+import { toAuditState, type Store } from '../store';
+
+const REFRESH_DEBOUNCE_MS = 100;
+
+/** `sweExplore.audit.author`: empty means `git config user.name`, else the OS user. */
+function configuredAuthor(): string {
+  const value = vscode.workspace.getConfiguration('sweExplore').get<unknown>('audit.author');
+  return typeof value === 'string' ? value.trim() : '';
+}
+
+/** `sweExplore.audit.reasons`, falling back to the built-in list when the setting is unusable. */
+export function readReasons(): string[] {
+  const value = vscode.workspace.getConfiguration('sweExplore').get<unknown>('audit.reasons');
+  const reasons = Array.isArray(value) ? value.filter((v): v is string => typeof v === 'string' && v.trim() !== '').map((v) => v.trim()) : [];
+  return reasons.length > 0 ? [...new Set(reasons)] : [...REMOVAL_REASONS];
+}
+
+export class AuditController extends Disposable {
+  private generation = 0;
+  private timer: ReturnType<typeof setTimeout> | undefined;
+  private authorCache: string | undefined;
+  private problemsValue: readonly Problem[] = [];
+  private readonly problemsChanged = this.register(new vscode.EventEmitter<readonly Problem[]>());
+  /** Fires with the audit folder's problems (bad lines, conflicts, drift) after each read. */
+  readonly onDidChangeProblems = this.problemsChanged.event;
+  /** The reason of the last removal made in this window (for "remove with last reason"). */
+  lastReason: string | undefined;
+  private latest: Promise<void> = Promise.resolve();
+
+  constructor(private readonly store: Store) {
+    super();
+    const folder = vscode.workspace.workspaceFolders?.[0];
+    if (folder !== undefined) {
+      const watcher = this.register(vscode.workspace.createFileSystemWatcher(new vscode.RelativePattern(folder, '.swe-explore/audit/*.jsonl')));
+      const schedule = (): void => this.scheduleRefresh();
+      this.register(watcher.onDidChange(schedule));
+      this.register(watcher.onDidCreate(schedule));
+      this.register(watcher.onDidDelete(schedule));
+    }
+    // Drift checks and unknown instances depend on the loaded bench.
+    this.register(
+      store.onDidChange((change) => {
+        if (change.kind === 'data' && !store.loading) this.scheduleRefresh();
+      }),
+    );
+    this.register(
+      vscode.workspace.onDidChangeConfiguration((event) => {
+        if (event.affectsConfiguration('sweExplore.audit.author')) this.authorCache = undefined;
+      }),
+    );
+    this.register({ dispose: () => this.timer !== undefined && clearTimeout(this.timer) });
+  }
+
+  /** `<workspace folder>/.swe-explore/audit`, or undefined without a folder. */
+  get dir(): string | undefined {
+    const folder = vscode.workspace.workspaceFolders?.[0];
+    return folder === undefined ? undefined : path.join(folder.uri.fsPath, AUDIT_FOLDER);
+  }
+
+  get problems(): readonly Problem[] {
+    return this.problemsValue;
+  }
+
+  /** The author name events are written under (sanitised as the file name is). */
+  async author(): Promise<string> {
+    const configured = configuredAuthor();
+    if (configured !== '') return sanitizeAuthor(configured);
+    this.authorCache ??= await defaultAuthor(vscode.workspace.workspaceFolders?.[0]?.uri.fsPath);
+    return this.authorCache;
+  }
+
+  /** Appends one event to this author's file, then reads the folder again so every view updates. */
+  async append(event: AuditWireEvent): Promise<string> {
+    const dir = this.dir;
+    if (dir === undefined) throw new Error('open a folder first: the audit log lives in the workspace folder');
+    const file = await appendAuditEvent(dir, event);
+    await this.refresh();
+    return file;
+  }
+
+  /** Resolves when the latest read of the audit folder has reached the store. */
+  whenRefreshed(): Promise<void> {
+    return this.latest;
+  }
+
+  scheduleRefresh(): void {
+    if (this.timer !== undefined) clearTimeout(this.timer);
+    this.timer = setTimeout(() => {
+      this.timer = undefined;
+      void this.refresh();
+    }, REFRESH_DEBOUNCE_MS);
+  }
+
+  /** Reads every author's file, checks drift against the snapshots and hands the result to the store. */
+  refresh(): Promise<void> {
+    this.latest = this.refreshOnce(++this.generation);
+    return this.latest;
+  }
+
+  private async refreshOnce(generation: number): Promise<void> {
+    const dir = this.dir;
+    if (dir === undefined) return;
+    const folder = await readAuditFolder(dir);
+    const problems: Problem[] = [...folder.problems];
+    const drifted = new Set<string>();
+    const texts = new Map<string, Promise<string | undefined>>();
+    const model = this.store.data;
+    for (const event of folder.effectiveRemovals) {
+      const entry = model.instances.get(event.instanceId);
+      if (entry === undefined) {
+        if (model.instances.size > 0) {
+          problems.push({
+            file: event.file,
+            line: event.line,
+            severity: 'warning',
+            code: 'unknown-instance',
+            message: `removal for ${JSON.stringify(event.instanceId)}, which the bench does not contain; ignored`,
+            instanceId: event.instanceId,
+          });
+        }
+        continue;
+      }
+      const root = entry.snapshotRoot;
+      if (event.textSha === null || root === undefined) continue;
+      const key = `${root}\u0000${event.path}`;
+      let text = texts.get(key);
+      if (text === undefined) {
+        text = resolveInSnapshot(root, event.path).then((resolved) => (resolved.ok ? readFile(resolved.real, 'utf8').catch(() => undefined) : undefined));
+        texts.set(key, text);
+      }
+      const fileText = await text;
+      if (fileText !== undefined && driftStatus(event, fileText) === 'drifted') {
+        drifted.add(event.id);
+        problems.push(driftProblem(event));
+      }
+    }
+    if (generation !== this.generation || this.isDisposed) return;
+    this.store.setAudit(toAuditState(folder, drifted));
+    this.problemsValue = problems;
+    this.problemsChanged.fire(problems);
+  }
+}

@@ -1,0 +1,98 @@
+/**
+ * Wires the Instance panel to the store: `sweExplore.showInstancePanel` opens it for the open
+ * instance, store changes that alter the view update it, "open diff" shows the snapshot file next
+ * to the gold patch applied to it, and a read step reveals its lines in the editor.
+ */
+import { readFile } from 'node:fs/promises';
+import * as vscode from 'vscode';
+import { patchedText } from '../core/unifiedDiff';
+import { resolveInSnapshot, RESOLVE_FAILURE_TEXT } from '../data';
+import { safeNotificationText as safe } from '../shared/escape';
+import { InstancePanel } from './instancePanel';
+import { buildInstanceState } from './instanceState';
+import { changesView, type Store } from './store';
+
+export const PATCHED_SCHEME = 'swe-explore-patched';
+
+/** Read-only documents holding a file with the gold patch applied (content providers cannot be edited). */
+class PatchedContentProvider implements vscode.TextDocumentContentProvider {
+  private readonly contents = new Map<string, string>();
+
+  set(uri: vscode.Uri, text: string): void {
+    this.contents.set(uri.toString(), text);
+  }
+
+  provideTextDocumentContent(uri: vscode.Uri): string {
+    return this.contents.get(uri.toString()) ?? '';
+  }
+}
+
+export function registerInstancePanel(store: Store, extensionUri: vscode.Uri, log: (line: string) => void): vscode.Disposable[] {
+  const patched = new PatchedContentProvider();
+  let diffCount = 0;
+
+  const openDiff = async (path: string): Promise<void> => {
+    const view = store.view;
+    if (view === undefined) return;
+    const root = view.instance.snapshotRoot;
+    const patch = view.instance.record.patch ?? '';
+    if (root === undefined) {
+      void vscode.window.showWarningMessage(`SWE-Explore: the snapshot of ${safe(view.instance.instanceId)} is missing; no base file to diff.`);
+      return;
+    }
+    const resolved = await resolveInSnapshot(root, path);
+    let base: vscode.Uri;
+    let baseText: string;
+    if (resolved.ok) {
+      base = vscode.Uri.file(resolved.real);
+      baseText = await readFile(resolved.real, 'utf8');
+    } else if (resolved.reason === 'missing') {
+      // A file the patch creates has no base: diff against an empty document.
+      base = vscode.Uri.from({ scheme: PATCHED_SCHEME, path: `/${view.instance.instanceId}/base/${path}` });
+      baseText = '';
+      patched.set(base, '');
+    } else {
+      void vscode.window.showWarningMessage(`SWE-Explore: ${safe(path)} ${RESOLVE_FAILURE_TEXT[resolved.reason]} (${safe(view.instance.instanceId)}).`);
+      return;
+    }
+    const text = patchedText(baseText, patch, path);
+    if (text === undefined) {
+      void vscode.window.showWarningMessage(`SWE-Explore: the gold patch does not apply to the snapshot's ${safe(path)} (the snapshot is not the patch's base).`);
+      return;
+    }
+    // A fresh query each time, so a changed snapshot never shows a cached document.
+    const target = vscode.Uri.from({ scheme: PATCHED_SCHEME, path: `/${view.instance.instanceId}/${path}`, query: String(++diffCount) });
+    patched.set(target, text);
+    await vscode.commands.executeCommand('vscode.diff', base, target, `${path} ↔ gold patch`, { preview: true });
+  };
+
+  const panel = new InstancePanel(extensionUri, {
+    onOpenDiff: (path) => void openDiff(path),
+    onRevealStep: (path, start, end) => void vscode.commands.executeCommand('sweExplore.revealRegion', { kind: 'place', path, start, end }),
+    log,
+  });
+
+  const stateNow = (): ReturnType<typeof buildInstanceState> | undefined => {
+    const view = store.view;
+    if (view === undefined) return undefined;
+    return buildInstanceState(view.instance.record, store.getLineCounts(view.instance.instanceId) ?? new Map<string, number>());
+  };
+
+  return [
+    panel,
+    vscode.workspace.registerTextDocumentContentProvider(PATCHED_SCHEME, patched),
+    vscode.commands.registerCommand('sweExplore.showInstancePanel', () => {
+      const state = stateNow();
+      if (state === undefined) {
+        void vscode.window.showInformationMessage('SWE-Explore: open an instance first ("SWE-Explore: Open Instance").');
+        return;
+      }
+      panel.show(state);
+    }),
+    store.onDidChange((change) => {
+      if (!panel.isOpen || !changesView(change)) return;
+      const state = stateNow();
+      if (state !== undefined) panel.update(state);
+    }),
+  ];
+}
