@@ -7,7 +7,9 @@
  *       process that only reads and JSON-parses the same files), run side by side, and 200 × 5
  *       against a line-set evaluator built like the official one;
  *   (c) worst case: one instance with 2,000 predictions over 50k-line files;
- *   (d) the longest event-loop stall while the extension's load path reads a 256 MB bench.
+ *   (d) the longest event-loop stall while the extension's load path reads a 256 MB bench;
+ *   (e) `audit-impact` on 848 × 20 with 2,000 random core removals; (f) provenance of a 20k-line
+ *       file read by thousands of steps (see ./bench-audit.ts).
  * Build first (`npm run build`): (b) runs dist/cli.js as a user would.
  */
 import { execFileSync, spawnSync } from 'node:child_process';
@@ -18,6 +20,7 @@ import { explainInstance, prepareGroundTruth, prepareInstance, preparePrediction
 import { readBenchFile, readPredictionFile } from '../src/data/jsonl';
 import { readLineCountsFile } from '../src/data/lineCountsFile';
 import { toGroundTruth, toRegions } from '../src/data/records';
+import { benchAuditImpact, benchProvenance } from './bench-audit';
 import { generateSyntheticWorkspace } from './gen-synthetic';
 import { measureLoadStall, writeLargeBench } from './load-stall';
 
@@ -185,6 +188,11 @@ async function main(): Promise<void> {
   console.log(
     `\n(d) a 256 MB bench (${stall.records} records of the real records' size) on the extension host's load path: loaded in ${(stall.loadMs / 1000).toFixed(1)} s, data checks done by ${(stall.checkedMs / 1000).toFixed(1)} s, longest event-loop stall ${stall.longestStallMs.toFixed(0)} ms (target < 100), peak RSS ${stall.peakRssMb.toFixed(0)} MB`,
   );
+
+  // (e), (f)
+  console.log('');
+  await benchAuditImpact(WORK);
+  benchProvenance();
 
   // The packaged extension is built with --production (minified); measure that build.
   const packaged = path.join(WORK, 'extension.production.js');

@@ -35,7 +35,8 @@ export const AUDIT_IMPACT_USAGE = `swe-explore audit-impact --bench B.jsonl --pr
           [--repos DIR | --line-counts COUNTS.json] [--profile official|snapshot] [--k 5]
           [--null N --seed S] [--format json|md|csv]
           before/after macro metrics per explorer, per audited instance, explorer rankings with
-          Kendall τ-b, removals per reason; with --null, τ of N random audits of the same size.
+          Kendall τ-b, removals per reason, and Cohen's κ between each pair of authors who audited
+          an instance (with the core lines in dispute); with --null, τ of N random audits of the same size.
 `;
 
 /** A user-facing failure: printed as one line, never as a stack trace. */

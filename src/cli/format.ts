@@ -1,6 +1,6 @@
 import type { Profile } from '../core';
 import { csvNumberCell, csvTextCell, escapeForTerminal, jsonForTerminal } from '../shared/escape';
-import type { ScoreResult } from './scoreWorkspace';
+import type { RepoSummary, ScoreResult } from './scoreWorkspace';
 
 export type OutputFormat = 'table' | 'json' | 'csv';
 
@@ -10,12 +10,13 @@ const PROFILE_NOTE: Record<Profile, string> = {
 };
 
 /**
- * One JSON object per row, then one `{explorer, macro, instances, profile}` line per explorer.
+ * One JSON object per row, then one `{explorer, macro, instances, profile}` line per explorer, then
+ * one `{explorer, repo, macro, instances, profile}` line per group of `score --group-by repo`.
  * Written with {@link jsonForTerminal}: JSON.stringify escapes C0 controls but leaves C1 controls,
  * U+2028/2029 and bidi overrides raw; those are escaped too, so data cannot break a line or reach
  * the terminal raw, and every line still parses to the same values.
  */
-export function formatJson(result: ScoreResult, profile: Profile): string {
+export function formatJson(result: ScoreResult, profile: Profile, groups: readonly RepoSummary[] = []): string {
   // Only the two strings come from data; metric values are numbers, whose JSON is always safe, so
   // they skip the escaping pass. Metric objects are written field by field in `fields` order (the
   // order JSON.stringify would use), with the text of repeated values (0, 1, 0.2, …) memoised:
@@ -37,6 +38,7 @@ export function formatJson(result: ScoreResult, profile: Profile): string {
   };
   const lines = result.rows.map((row) => `{"instance_id":${jsonForTerminal(row.instanceId)},"explorer":${jsonForTerminal(row.explorer)},"metrics":${metricsJson(row.metrics)}}`);
   for (const s of result.summaries) lines.push(jsonForTerminal({ explorer: s.explorer, macro: s.macro, instances: s.instances, profile }));
+  for (const g of groups) lines.push(jsonForTerminal({ explorer: g.explorer, repo: g.repo, macro: g.macro, instances: g.instances, profile }));
   return lines.join('\n') + (lines.length > 0 ? '\n' : '');
 }
 
@@ -47,16 +49,18 @@ function csvLine(texts: readonly string[], fields: readonly string[], values: Re
 }
 
 /**
- * Header, one row per instance, then one `MACRO` row per explorer. Numbers at full precision.
+ * Header, one row per instance, then one `MACRO` row per explorer, then one `MACRO:<repo>` row per
+ * explorer and repo of `score --group-by repo`. Numbers at full precision.
  * Text cells from data (instance ids, explorers) that a spreadsheet would run as a formula get a
  * leading `'`; metric values stay numbers (see {@link csvTextCell}).
  */
-export function formatCsv(result: ScoreResult): string {
+export function formatCsv(result: ScoreResult, groups: readonly RepoSummary[] = []): string {
   const header = ['instance_id', 'explorer'];
   for (const field of result.fields) header.push(field);
   const lines = [header.map(csvTextCell).join(',')];
   for (const row of result.rows) lines.push(csvLine([row.instanceId, row.explorer], result.fields, row.metrics));
   for (const s of result.summaries) lines.push(csvLine(['MACRO', s.explorer], result.fields, s.macro));
+  for (const g of groups) lines.push(csvLine([`MACRO:${g.repo}`, g.explorer], result.fields, g.macro));
   return lines.join('\n') + '\n';
 }
 
@@ -82,14 +86,15 @@ function shortName(field: string): string {
 const TABLE_CHUNK_SIZE = 64 * 1024;
 
 /**
- * An aligned table (4 decimals) with the profile stated above it and macro rows below, as chunks
+ * An aligned table (4 decimals) with the profile stated above it and macro rows below (then, for
+ * `score --group-by repo`, a `MACRO <repo> (n)` row per explorer and repo), as chunks
  * of whole lines to write in order. It streams: widths are found in one pass over the rows and
  * lines are produced in a second, so no string or array proportional to the whole table is built
  * (and no row count can overflow the call stack). Ids and explorers are shown through
  * {@link escapeForTerminal}: a control character in data cannot recolour the terminal or break a
  * row.
  */
-export function* formatTable(result: ScoreResult, profile: Profile): Generator<string, void, undefined> {
+export function* formatTable(result: ScoreResult, profile: Profile, groups: readonly RepoSummary[] = []): Generator<string, void, undefined> {
   const header = ['instance', 'explorer'];
   for (const field of result.fields) header.push(shortName(field));
   const bodyCells = (id: string, explorer: string, values: Readonly<Record<string, number>>): string[] => {
@@ -103,6 +108,9 @@ export function* formatTable(result: ScoreResult, profile: Profile): Generator<s
   const macroCells = function* (): Generator<string[], void, undefined> {
     for (const s of result.summaries) yield bodyCells(`MACRO (${s.instances})`, s.explorer, s.macro);
   };
+  const groupCells = function* (): Generator<string[], void, undefined> {
+    for (const g of groups) yield bodyCells(`MACRO ${g.repo} (${g.instances})`, g.explorer, g.macro);
+  };
 
   const widths = header.map((cell) => cell.length);
   const widen = (cells: readonly string[]): void => {
@@ -112,6 +120,7 @@ export function* formatTable(result: ScoreResult, profile: Profile): Generator<s
   };
   for (const cells of rowCells()) widen(cells);
   for (const cells of macroCells()) widen(cells);
+  for (const cells of groupCells()) widen(cells);
 
   const render = (cells: readonly string[]): string => cells.map((cell, i) => (i < 2 ? cell.padEnd(widths[i]!) : cell.padStart(widths[i]!))).join('  ');
   const rule = widths.map((w) => '-'.repeat(w)).join('  ');
@@ -126,6 +135,16 @@ export function* formatTable(result: ScoreResult, profile: Profile): Generator<s
   if (result.summaries.length > 0) {
     chunk += `${rule}\n`;
     for (const cells of macroCells()) {
+      chunk += `${render(cells)}\n`;
+      if (chunk.length >= TABLE_CHUNK_SIZE) {
+        yield chunk;
+        chunk = '';
+      }
+    }
+  }
+  if (groups.length > 0) {
+    chunk += `${rule}\n`;
+    for (const cells of groupCells()) {
       chunk += `${render(cells)}\n`;
       if (chunk.length >= TABLE_CHUNK_SIZE) {
         yield chunk;

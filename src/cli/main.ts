@@ -5,6 +5,7 @@ import { formatCsv, formatJson, formatTable, type OutputFormat } from './format'
 import { escapeForTerminal } from '../shared/escape';
 import { AUDIT_IMPACT_USAGE, EXPORT_USAGE, runAuditImpact, runExport } from './audit';
 import { scoreWorkspace, validateSources } from './scoreWorkspace';
+import { MISSES_USAGE, runMisses } from './misses';
 
 const USAGE = `swe-explore — score and validate SWE-Explore explorations (numbers match the official evaluator)
 
@@ -12,12 +13,15 @@ Usage:
   swe-explore score --bench B.jsonl --preds P.jsonl [--preds Q.jsonl …] [--repos DIR]
                     [--line-counts COUNTS.json] [--profile official|snapshot] [--k 5]
                     [--budgets 100,300,500] [--format table|json|csv] [--keep-empty-core]
+                    [--group-by repo]
   swe-explore validate --bench B.jsonl [--preds P.jsonl …] [--repos DIR] [--line-counts COUNTS.json]
   ${EXPORT_USAGE.trimEnd().split('\n').join('\n  ')}
   ${AUDIT_IMPACT_USAGE.trimEnd().split('\n').join('\n  ')}
+  ${MISSES_USAGE.trimEnd().split('\n').join('\n  ')}
   swe-explore --help
 
-score     per-instance rows with the official metric names, then macro averages per explorer.
+score     per-instance rows with the official metric names, then macro averages per explorer
+          (with --group-by repo, then per explorer and repo too).
           Exit 1 when an input line was rejected (the rows that loaded are still printed).
 validate  every problem as file:line: severity: message; exit 1 if any is an error.
 
@@ -56,6 +60,7 @@ async function main(argv: string[]): Promise<number> {
     return command === undefined ? 2 : 0;
   }
   if (command === 'export') return runExport(rest);
+  if (command === 'misses') return runMisses(rest);
   if (command === 'audit-impact') return runAuditImpact(rest);
   let parsed;
   try {
@@ -71,6 +76,7 @@ async function main(argv: string[]): Promise<number> {
         budgets: { type: 'string', default: '100,300,500' },
         format: { type: 'string', default: 'table' },
         'keep-empty-core': { type: 'boolean', default: false },
+        'group-by': { type: 'string' },
       },
       strict: true,
       allowPositionals: false,
@@ -100,6 +106,8 @@ async function main(argv: string[]): Promise<number> {
   if ((values.preds ?? []).length === 0) throw new UsageError('score needs at least one --preds file');
   const format = values.format as OutputFormat;
   if (!['table', 'json', 'csv'].includes(format)) throw new UsageError(`--format must be table, json or csv, got "${values.format}"`);
+  const groupBy = values['group-by'];
+  if (groupBy !== undefined && groupBy !== 'repo') throw new UsageError(`--group-by takes repo, got ${JSON.stringify(groupBy)}`);
   const budgets = (values.budgets ?? '')
     .split(',')
     .filter((b) => b !== '')
@@ -113,8 +121,10 @@ async function main(argv: string[]): Promise<number> {
     k: parsePositiveInt(values.k ?? '5', '--k'),
     budgets,
     keepEmptyCore: values['keep-empty-core'] ?? false,
+    ...(groupBy === undefined ? {} : { groupBy }),
   });
-  const output = format === 'json' ? [formatJson(result, profile)] : format === 'csv' ? [formatCsv(result)] : formatTable(result, profile);
+  const groups = result.repoSummaries;
+  const output = format === 'json' ? [formatJson(result, profile, groups)] : format === 'csv' ? [formatCsv(result, groups)] : formatTable(result, profile, groups);
   for (const chunk of output) process.stdout.write(chunk);
   printProblems(result.problems);
   return hasErrors(result.problems) ? 1 : 0;

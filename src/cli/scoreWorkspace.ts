@@ -1,7 +1,10 @@
 import type { Profile } from '../core';
-import { checkWorkspace, LineCountCache, loadWorkspace, scoreWorkspaceModel, type Problem, type ScoreResult } from '../data';
+import { checkWorkspace, LineCountCache, loadWorkspace, scoreWorkspaceModel, summariseByRepo, type Problem, type RepoSummary, type ScoreResult } from '../data';
 
-export type { ExplorerSummary, MetricValues, ScoredRow, ScoreResult } from '../data';
+export type { ExplorerSummary, MetricValues, RepoSummary, ScoredRow, ScoreResult } from '../data';
+
+/** What `score --group-by` groups macro averages by. */
+export type GroupBy = 'repo';
 
 export interface ScoreOptions {
   readonly benchFile: string;
@@ -15,13 +18,15 @@ export interface ScoreOptions {
   /** Extra budgets besides the official 100/300/500 (their nDCG/Recall fields are appended). */
   readonly budgets: readonly number[];
   readonly keepEmptyCore: boolean;
+  /** Also average each explorer per group (`repo`): `repoSummaries` is empty without it. */
+  readonly groupBy?: GroupBy;
 }
 
 /**
  * `swe-explore score`: loads the workspace through the shared workspace model and scores it with
  * the shared scoring path, so the numbers and labels equal the extension's.
  */
-export async function scoreWorkspace(options: ScoreOptions): Promise<ScoreResult> {
+export async function scoreWorkspace(options: ScoreOptions): Promise<ScoreResult & { readonly repoSummaries: readonly RepoSummary[] }> {
   const model = await loadWorkspace({
     benchFile: options.benchFile,
     predictionFiles: options.predictionFiles,
@@ -32,11 +37,12 @@ export async function scoreWorkspace(options: ScoreOptions): Promise<ScoreResult
   const result = await scoreWorkspaceModel(model, options, new LineCountCache());
   const problems: Problem[] = [];
   for (const list of [model.problems, result.lineCountProblems, result.problems]) for (const p of list) problems.push(p);
-  return { ...result, problems };
+  const repoSummaries = options.groupBy === 'repo' ? summariseByRepo(result.rows, model, result.fields) : [];
+  return { ...result, problems, repoSummaries };
 }
 
 /** `swe-explore validate`: the same problems the extension's Problems panel shows for the folder. */
-export async function validateSources(options: Omit<ScoreOptions, 'profile' | 'k' | 'budgets' | 'keepEmptyCore'>): Promise<Problem[]> {
+export async function validateSources(options: Omit<ScoreOptions, 'profile' | 'k' | 'budgets' | 'keepEmptyCore' | 'groupBy'>): Promise<Problem[]> {
   const model = await loadWorkspace({
     benchFile: options.benchFile,
     predictionFiles: options.predictionFiles,

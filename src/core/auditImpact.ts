@@ -61,7 +61,20 @@ export interface NullImpact {
   readonly audit_tau: number | null;
 }
 
-export type ImpactLine = ExplorerImpact | InstanceImpact | RankingImpact | ReasonImpact | NullImpact;
+/**
+ * Agreement of two auditors on one instance: Cohen's κ over its core lines (removed vs kept) and
+ * the core lines exactly one of them removed (see {@link AuthorAgreement}).
+ */
+export interface AgreementImpact {
+  readonly kind: 'agreement';
+  readonly instance_id: string;
+  readonly authors: readonly [string, string];
+  readonly kappa: number | null;
+  readonly disputed_lines: number;
+  readonly disputed: readonly { readonly path: string; readonly start: number; readonly end: number }[];
+}
+
+export type ImpactLine = ExplorerImpact | InstanceImpact | RankingImpact | ReasonImpact | NullImpact | AgreementImpact;
 
 /** One effective removal as the report counts it: its reason and the ground-truth lines it covers. */
 export interface ReasonCount {
@@ -445,6 +458,18 @@ export function authorAgreement(inputs: readonly AgreementInput[]): AuthorAgreem
     }
   }
   return out;
+}
+
+/** The report's `agreement` lines, in the order {@link authorAgreement} gives them (key order as in the report). */
+export function agreementImpactLines(agreements: readonly AuthorAgreement[]): AgreementImpact[] {
+  return agreements.map((a) => ({
+    kind: 'agreement',
+    instance_id: a.instance_id,
+    authors: a.authors,
+    kappa: a.kappa,
+    disputed_lines: a.disputed_lines,
+    disputed: a.disputed.map((r) => ({ path: r.path, start: r.start, end: r.end })),
+  }));
 }
 
 /** κ from counts: n items, a and b labelled positive by each rater, both by both. */

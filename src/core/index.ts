@@ -9,3 +9,5 @@ export * from './removals';
 export * from './aggregate';
 export * from './patch';
 export * from './auditImpact';
+export * from './missAnatomy';
+export * from './instanceQuery';

@@ -8,6 +8,7 @@ export * from './concurrency';
 export * from './jsonl';
 export * from './lineCounts';
 export * from './lineCountsFile';
+export * from './misses';
 export * from './paths';
 export * from './problems';
 export * from './records';

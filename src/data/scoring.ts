@@ -19,7 +19,7 @@ import {
   type Region,
 } from '../core';
 import type { Problem } from './problems';
-import { groundTruthPaths, instanceLineCounts, type InstanceEntry, type InstanceLineCounts, type WorkspaceModel } from './workspace';
+import { groundTruthPaths, instanceLineCounts, repoOfInstanceId, type InstanceEntry, type InstanceLineCounts, type WorkspaceModel } from './workspace';
 import type { LineCountCache } from './lineCounts';
 import { mapWithConcurrency } from './concurrency';
 
@@ -78,9 +78,14 @@ export function isScored(entry: InstanceEntry, keepEmptyCore = false): boolean {
   return keepEmptyCore || entry.groundTruth.coreRegions.length > 0;
 }
 
+/** The scored part of a row: its first k regions, as the official runner slices them. */
+export function topK(regions: readonly Region[], k: number): readonly Region[] {
+  return regions.length > k ? regions.slice(0, k) : regions;
+}
+
 /** One row's metrics: official fields, then the extra budgets' fields. */
 export function scoreRow(groundTruth: PreparedGroundTruth, regions: readonly Region[], k: number, extra: readonly number[]): MetricValues {
-  const prepared = preparePredictions(groundTruth, regions.length > k ? regions.slice(0, k) : regions);
+  const prepared = preparePredictions(groundTruth, topK(regions, k));
   const metrics: MetricValues = officialMetrics(prepared);
   for (const b of extra) {
     metrics[`ndcg_at_${b}`] = ndcgAt(prepared, b);
@@ -99,6 +104,40 @@ export function summarise(rows: readonly ScoredRow[], fields: readonly string[])
   }
   const out: ExplorerSummary[] = [];
   for (const [explorer, list] of byExplorer) out.push({ explorer, macro: macroAverage(list, fields), instances: list.length });
+  return out;
+}
+
+/** Macro averages of one explorer over one repo's instances. */
+export interface RepoSummary extends ExplorerSummary {
+  readonly repo: string;
+}
+
+/**
+ * Macro averages per explorer and repo: the numbers {@link summarise} gives when restricted to one
+ * repo's rows (the same {@link macroAverage}), so a repo breakdown never disagrees with the totals.
+ * A row's repo is its instance's `repo` in the model (the record's, else derived from the id).
+ * Explorers in order of first row, repos sorted within each explorer.
+ */
+export function summariseByRepo(rows: readonly ScoredRow[], model: WorkspaceModel, fields: readonly string[]): RepoSummary[] {
+  const byExplorer = new Map<string, Map<string, MetricValues[]>>();
+  for (const row of rows) {
+    let byRepo = byExplorer.get(row.explorer);
+    if (byRepo === undefined) byExplorer.set(row.explorer, (byRepo = new Map()));
+    // Rows come from `scoreRows`, which scores bench instances only; the id rule covers any other caller.
+    const repo = model.instances.get(row.instanceId)?.repo ?? repoOfInstanceId(row.instanceId);
+    let list = byRepo.get(repo);
+    if (list === undefined) byRepo.set(repo, (list = []));
+    list.push(row.metrics);
+  }
+  const out: RepoSummary[] = [];
+  for (const [explorer, byRepo] of byExplorer) {
+    // Code-unit order, not locale order: the same output on every machine.
+    const repos = [...byRepo.keys()].sort((a, b) => (a < b ? -1 : a > b ? 1 : 0));
+    for (const repo of repos) {
+      const list = byRepo.get(repo)!;
+      out.push({ explorer, repo, macro: macroAverage(list, fields), instances: list.length });
+    }
+  }
   return out;
 }
 
@@ -152,7 +191,7 @@ const INSTANCES_IN_PARALLEL = 8;
  * record), and under `snapshot` every explorer's prediction paths too (problems located at the
  * prediction row that names them). The official evaluator would ignore the rest anyway.
  */
-async function countsFor(model: WorkspaceModel, entry: InstanceEntry, profile: Profile, cache: LineCountCache): Promise<InstanceLineCounts> {
+async function countsFor(model: WorkspaceModel, entry: InstanceEntry, profile: Profile, cache: LineCountCache, alsoCount: Iterable<string>): Promise<InstanceLineCounts> {
   // Only a region with `end = -1` or a negative start reads its file's count: paths no such region
   // names are not counted at all (no disk access, no "snapshot missing" noise for explicit ranges).
   const needCount = new Set<string>();
@@ -160,6 +199,7 @@ async function countsFor(model: WorkspaceModel, entry: InstanceEntry, profile: P
   for (const r of gt.coreRegions) if (needsLineCount(r)) needCount.add(r.path);
   for (const regions of Object.values(gt.optionalRegionsByModel)) for (const r of regions) if (needsLineCount(r)) needCount.add(r.path);
   for (const run of model.explorers.values()) for (const r of run.rows.get(entry.instanceId)?.regions ?? []) if (needsLineCount(r)) needCount.add(r.path);
+  for (const p of alsoCount) needCount.add(p);
   const gtPaths = new Set<string>();
   for (const p of groundTruthPaths(gt)) if (needCount.has(p)) gtPaths.add(p);
   const result = await instanceLineCounts(model, entry, gtPaths, cache);
@@ -189,6 +229,23 @@ async function countsFor(model: WorkspaceModel, entry: InstanceEntry, profile: P
  * runner does: top-k, empty-core instances skipped unless asked, rows in prediction-file order.
  */
 export async function scoreWorkspaceModel(model: WorkspaceModel, options: ScoringOptions, cache: LineCountCache): Promise<ScoreResult & { readonly lineCountProblems: readonly Problem[] }> {
+  const { prepared, lineCountProblems } = await prepareScoredGroundTruths(model, options, cache);
+  const result = scoreRows(model, (entry) => prepared.get(entry.instanceId), options);
+  return { ...result, lineCountProblems };
+}
+
+/**
+ * The prepared ground truth of every instance `scoreWorkspaceModel` scores, with the same line
+ * counts. `alsoCount` names further ground-truth paths of an instance to count (a report that
+ * resolves regions against them, such as `misses`); counting more changes no score, since only a
+ * region that needs a count reads one and its path is counted anyway.
+ */
+export async function prepareScoredGroundTruths(
+  model: WorkspaceModel,
+  options: ScoringOptions,
+  cache: LineCountCache,
+  alsoCount: (entry: InstanceEntry) => Iterable<string> = () => [],
+): Promise<{ readonly prepared: ReadonlyMap<string, PreparedGroundTruth>; readonly lineCountProblems: readonly Problem[] }> {
   const needed: InstanceEntry[] = [];
   const seen = new Set<string>();
   for (const run of model.explorers.values()) {
@@ -199,7 +256,7 @@ export async function scoreWorkspaceModel(model: WorkspaceModel, options: Scorin
       needed.push(entry);
     }
   }
-  const counted = await mapWithConcurrency(needed, INSTANCES_IN_PARALLEL, (entry) => countsFor(model, entry, options.profile, cache));
+  const counted = await mapWithConcurrency(needed, INSTANCES_IN_PARALLEL, (entry) => countsFor(model, entry, options.profile, cache, alsoCount(entry)));
   const prepared = new Map<string, PreparedGroundTruth>();
   const lineCountProblems: Problem[] = [];
   needed.forEach((entry, i) => {
@@ -207,6 +264,5 @@ export async function scoreWorkspaceModel(model: WorkspaceModel, options: Scorin
     for (const p of problems) lineCountProblems.push(p);
     prepared.set(entry.instanceId, prepareGroundTruth(entry.groundTruth, counts as LineCounts, options.profile));
   });
-  const result = scoreRows(model, (entry) => prepared.get(entry.instanceId), options);
-  return { ...result, lineCountProblems };
+  return { prepared, lineCountProblems };
 }

@@ -177,7 +177,7 @@ export async function loadWorkspace(sources: WorkspaceSources): Promise<Workspac
 }
 
 /** `org__repo-123` → `org/repo` (the release's id convention), for records without `repo`. */
-function repoOfInstanceId(instanceId: string): string {
+export function repoOfInstanceId(instanceId: string): string {
   return instanceId.replace(/-\d+$/, '').replace('__', '/');
 }
 

@@ -2,23 +2,26 @@ import * as vscode from 'vscode';
 import { lineRange } from './ranges';
 import { readLayerSettings } from './settings';
 import { snapshotPathOf } from './snapshot';
+import { Disposable } from './lifecycle';
 import { changesView, type Store } from './store';
 
 /** `Core 2/4 · 31 lines · 24/31 covered within B=500 by #1, #3` above each core region. */
-export class CoreRegionCodeLensProvider implements vscode.CodeLensProvider, vscode.Disposable {
-  private readonly changed = new vscode.EventEmitter<void>();
+export class CoreRegionCodeLensProvider extends Disposable implements vscode.CodeLensProvider {
+  private readonly changed = this.register(new vscode.EventEmitter<void>());
   readonly onDidChangeCodeLenses = this.changed.event;
-  private readonly subscriptions: vscode.Disposable[];
 
   constructor(private readonly store: Store) {
-    this.subscriptions = [
+    super();
+    this.register(
       store.onDidChange((change) => {
         if (changesView(change)) this.changed.fire();
       }),
+    );
+    this.register(
       vscode.workspace.onDidChangeConfiguration((event) => {
         if (event.affectsConfiguration('sweExplore.codeLens')) this.changed.fire();
       }),
-    ];
+    );
   }
 
   provideCodeLenses(document: vscode.TextDocument): vscode.CodeLens[] {
@@ -47,10 +50,5 @@ export class CoreRegionCodeLensProvider implements vscode.CodeLensProvider, vsco
         }),
       ];
     });
-  }
-
-  dispose(): void {
-    for (const subscription of this.subscriptions) subscription.dispose();
-    this.changed.dispose();
   }
 }

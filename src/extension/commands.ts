@@ -1,5 +1,5 @@
 import * as vscode from 'vscode';
-import { OFFICIAL_METRIC_NAMES, PROFILES, type OfficialMetricName, type Profile, type Region } from '../core';
+import { OFFICIAL_METRIC_NAMES, parseQuery, PROFILES, queryProblem, type OfficialMetricName, type Profile, type Region } from '../core';
 import { resolveInSnapshot, RESOLVE_FAILURE_TEXT } from '../data';
 import { safeNotificationText as safe } from '../shared/escape';
 import { METRIC_INFO } from '../shared/protocol';
@@ -217,6 +217,21 @@ export function registerCommands(services: Services): vscode.Disposable[] {
     register('filterInstances', async () => {
       const text = await vscode.window.showInputBox({ title: 'SWE-Explore: filter instances', prompt: 'Part of an instance id or repo (empty: show all)', value: instancesTree.filter });
       if (text !== undefined) instancesTree.filter = text;
+    }),
+    register('queryInstances', async () => {
+      await whenLoaded();
+      const text = await vscode.window.showInputBox({
+        title: 'SWE-Explore: query instances',
+        prompt: 'Terms joined by "and": recall@bm25 < 0.2 · ndcg_at_500@agent - ndcg_at_500@bm25 > 0.3 · repo = org/repo · audited (empty: clear)',
+        value: instancesTree.query?.text ?? '',
+        validateInput: (value) => {
+          const problem = queryProblem(value, store.explorers);
+          return problem === undefined ? undefined : safe(problem.message);
+        },
+      });
+      if (text === undefined) return;
+      const parsed = parseQuery(text);
+      if (parsed.ok) instancesTree.query = parsed.query;
     }),
     register('sortInstances', async () => {
       const items = [

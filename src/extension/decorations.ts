@@ -1,4 +1,5 @@
 import * as vscode from 'vscode';
+import { Disposable } from './lifecycle';
 import { EMPTY_SET, lineSetUnion, normalize, subtract, type IntervalSet, type LineSet } from '../core';
 import { lineRange } from './ranges';
 import { readLayerSettings, type LayerSettings } from './settings';
@@ -131,9 +132,8 @@ type DecorationTypes = ReturnType<typeof createDecorationTypes>;
 export type LayerName = keyof DecorationTypes;
 
 /** Paints the current instance's layers on every visible editor of its snapshot. */
-export class DecorationController implements vscode.Disposable {
+export class DecorationController extends Disposable {
   private readonly types: DecorationTypes = createDecorationTypes();
-  private readonly subscriptions: vscode.Disposable[] = [];
   private layers: LayerSettings = readLayerSettings();
   /** Milliseconds the last full repaint took. */
   lastPaintMs = 0;
@@ -148,12 +148,16 @@ export class DecorationController implements vscode.Disposable {
   readonly paintedAt = new Map<string, number>();
 
   constructor(private readonly store: Store) {
-    this.subscriptions.push(
-      // Background line counts of other instances change nothing on screen.
+    super();
+    for (const type of Object.values(this.types)) this.register(type);
+    // Background line counts of other instances change nothing on screen.
+    this.register(
       store.onDidChange((change) => {
         if (changesView(change)) this.paintAll();
       }),
-      vscode.window.onDidChangeVisibleTextEditors(() => this.paintAll()),
+    );
+    this.register(vscode.window.onDidChangeVisibleTextEditors(() => this.paintAll()));
+    this.register(
       vscode.workspace.onDidChangeConfiguration((event) => {
         if (event.affectsConfiguration('sweExplore.layers')) {
           this.layers = readLayerSettings();
@@ -299,11 +303,6 @@ export class DecorationController implements vscode.Disposable {
       range: lineRange(line, line, editor.document),
       renderOptions: { after: { contentText: `  ${texts.join('  ')}` } },
     }));
-  }
-
-  dispose(): void {
-    for (const subscription of this.subscriptions) subscription.dispose();
-    for (const type of Object.values(this.types)) type.dispose();
   }
 }
 

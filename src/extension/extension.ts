@@ -11,6 +11,7 @@ import { DecorationController } from './decorations';
 import { DataDiagnostics } from './diagnostics';
 import { LineHoverProvider } from './hover';
 import { registerInstancePanel } from './instancePanelController';
+import { LeaveOneOutController } from './leaveOneOutView';
 import { WorkspaceLoader } from './loader';
 import { ScoresViewProvider, SCORES_VIEW_ID } from './scoresView';
 import { readScoringSettings } from './settings';
@@ -24,6 +25,7 @@ export interface InspectorApi {
   readonly store: Store;
   readonly loader: WorkspaceLoader;
   readonly decorations: DecorationController;
+  readonly leaveOneOut: LeaveOneOutController;
   readonly scoresView: ScoresViewProvider;
   readonly audit: AuditController;
   readonly timings: Timings;
@@ -37,12 +39,15 @@ export function activate(context: vscode.ExtensionContext): InspectorApi | undef
   const store = new Store(readScoringSettings());
   const loader = new WorkspaceLoader(store);
   const decorations = new DecorationController(store);
+  const leaveOneOut = new LeaveOneOutController(store);
   const diagnostics = new DataDiagnostics();
   const audit = new AuditController(store);
   // The Problems panel shows the data problems and the audit log's together.
   let dataProblems: readonly Problem[] = [];
   const showProblems = (): void => diagnostics.show([...dataProblems, ...audit.problems]);
   const instancesTree = new InstancesTreeProvider(store);
+  const instancesView = vscode.window.createTreeView('sweExplore.instances', { treeDataProvider: instancesTree, showCollapseAll: true });
+  instancesTree.attach(instancesView);
   const regionsTree = new RegionsTreeProvider(store);
   const removalsTree = new RemovalsTreeProvider(store);
   const removalsView = vscode.window.createTreeView('sweExplore.removals', { treeDataProvider: removalsTree });
@@ -89,6 +94,7 @@ export function activate(context: vscode.ExtensionContext): InspectorApi | undef
     store,
     loader,
     decorations,
+    leaveOneOut,
     diagnostics,
     instancesTree,
     regionsTree,
@@ -96,12 +102,12 @@ export function activate(context: vscode.ExtensionContext): InspectorApi | undef
     scoresView,
     new ScoreStatusBar(store),
     new AuditStatusBar(store),
-    vscode.window.createTreeView('sweExplore.instances', { treeDataProvider: instancesTree, showCollapseAll: true }),
+    instancesView,
     vscode.window.createTreeView('sweExplore.regions', { treeDataProvider: regionsTree }),
     removalsTree,
     removalsView,
     vscode.window.registerWebviewViewProvider(SCORES_VIEW_ID, scoresView),
-    vscode.languages.registerHoverProvider({ scheme: 'file' }, new LineHoverProvider(store)),
+    vscode.languages.registerHoverProvider({ scheme: 'file' }, new LineHoverProvider(store, leaveOneOut)),
     vscode.languages.registerCodeLensProvider({ scheme: 'file' }, codeLens),
     store.onDidChange((change) => {
       if (scoresDependOn(change)) pushScores();
@@ -131,7 +137,7 @@ export function activate(context: vscode.ExtensionContext): InspectorApi | undef
     context.subscriptions.push(disposable);
   }
   if (context.extensionMode !== vscode.ExtensionMode.Test) return undefined;
-  return { store, loader, decorations, scoresView, audit, timings, ready, activationMs: performance.now() - started };
+  return { store, loader, decorations, leaveOneOut, scoresView, audit, timings, ready, activationMs: performance.now() - started };
 }
 
 export function deactivate(): void {

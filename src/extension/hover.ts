@@ -11,7 +11,11 @@ const MAX_READ_STEPS = 12;
 
 /** Explains one line: its layers, regions, the predictions covering it and the trajectory reads. */
 export class LineHoverProvider implements vscode.HoverProvider {
-  constructor(private readonly store: Store) {}
+  constructor(
+    private readonly store: Store,
+    /** The leave-one-out layer, when shown, explains its marks here too. */
+    private readonly leaveOneOut?: { describeLine(path: string, line: number): string | undefined },
+  ) {}
 
   provideHover(document: vscode.TextDocument, position: vscode.Position): vscode.Hover | undefined {
     const view = this.store.view;
@@ -59,6 +63,8 @@ export class LineHoverProvider implements vscode.HoverProvider {
       const kind = t >= 1 && run.readBy.length >= t ? 'Consensus core line' : 'Promoted core line';
       bullet(`${kind}: ${describeReaders(run.readBy, t, trajectoryLabel)}`);
     }
+    const leaveOneOut = this.leaveOneOut?.describeLine(path, line);
+    if (leaveOneOut !== undefined) bullet(leaveOneOut);
 
     const coreTotal = explanation.coreRegions.length;
     for (const region of explanation.coreRegions) {

@@ -6,10 +6,10 @@
 import { readFile } from 'node:fs/promises';
 import * as vscode from 'vscode';
 import { patchedText } from '../core/unifiedDiff';
-import { resolveInSnapshot, RESOLVE_FAILURE_TEXT } from '../data';
+import { coreRemovalsByAuthor, instanceAgreement, resolveInSnapshot, RESOLVE_FAILURE_TEXT } from '../data';
 import { safeNotificationText as safe } from '../shared/escape';
 import { InstancePanel } from './instancePanel';
-import { buildInstanceState } from './instanceState';
+import { agreementEntries, buildInstanceState } from './instanceState';
 import { changesView, type Store } from './store';
 
 export const PATCHED_SCHEME = 'swe-explore-patched';
@@ -75,7 +75,15 @@ export function registerInstancePanel(store: Store, extensionUri: vscode.Uri, lo
   const stateNow = (): ReturnType<typeof buildInstanceState> | undefined => {
     const view = store.view;
     if (view === undefined) return undefined;
-    return buildInstanceState(view.instance.record, store.getLineCounts(view.instance.instanceId) ?? new Map<string, number>());
+    const instanceId = view.instance.instanceId;
+    const lineCounts = store.getLineCounts(instanceId) ?? new Map<string, number>();
+    // Only this instance's events: the same agreement `swe-explore audit-impact` reports for it.
+    const audit = store.audit;
+    const byAuthor = coreRemovalsByAuthor({ effectiveRemovals: audit.removalsByInstance.get(instanceId) ?? [], accepted: audit.folder.accepted.filter((a) => a.instanceId === instanceId) }).get(
+      instanceId,
+    );
+    const agreement = byAuthor === undefined ? [] : agreementEntries(instanceAgreement(instanceId, view.instance.groundTruth, lineCounts, byAuthor, store.selection.profile));
+    return buildInstanceState(view.instance.record, lineCounts, agreement);
   };
 
   return [

@@ -2,11 +2,12 @@
  * Builds the Instance panel's state from a bench record. Pure (no `vscode`, no fs) so it is unit
  * tested; the panel only posts what this returns.
  */
+import type { AuthorAgreement } from '../core/auditImpact';
 import { resolveRegion } from '../core/resolve';
 import { trajectoryCountOf, type ReadStepInfo, type ReadStepLike } from '../core/provenance';
 import type { LineCounts } from '../core/types';
 import { parseUnifiedDiff } from '../core/unifiedDiff';
-import { MAX_LINE, MAX_PATH_LENGTH, type InstanceState, type PatchFileRow, type TrajectoryRow, type TrajectoryStepRow } from '../shared/instanceProtocol';
+import { MAX_LINE, MAX_PATH_LENGTH, type AgreementEntry, type InstanceState, type PatchFileRow, type TrajectoryRow, type TrajectoryStepRow } from '../shared/instanceProtocol';
 
 /** The record fields the panel reads; a parsed `BenchRecord` satisfies it. */
 export interface InstanceRecordLike {
@@ -149,11 +150,36 @@ function text(value: unknown): string {
   return typeof value === 'string' ? value : '';
 }
 
+/** Disputed spans named in an agreement entry; the count covers the rest. */
+const AGREEMENT_SPANS_SHOWN = 3;
+
+/**
+ * The Instance panel's agreement slot: one entry per pair of auditors, e.g. label "alice ↔ bob",
+ * detail "κ = 0.62 · 14 lines in dispute (stock.py 40–53)". Spans name the file only (the panel is
+ * about one instance); plain text, which the webview sets as text content.
+ */
+export function agreementEntries(agreements: readonly AuthorAgreement[]): AgreementEntry[] {
+  return agreements.map((a) => {
+    const kappa = a.kappa === null ? 'κ undefined (both judge every core line alike)' : `κ = ${a.kappa.toFixed(2)}`;
+    if (a.disputed_lines === 0) return { label: `${a.authors[0]} ↔ ${a.authors[1]}`, detail: `${kappa} · no lines in dispute` };
+    const spans: string[] = [];
+    for (const r of a.disputed) {
+      if (spans.length === AGREEMENT_SPANS_SHOWN) break;
+      const file = r.path.slice(r.path.lastIndexOf('/') + 1);
+      spans.push(`${file} ${r.start === r.end ? r.start : `${r.start}–${r.end}`}`);
+    }
+    const more = a.disputed.length - spans.length;
+    const where = `${spans.join(', ')}${more > 0 ? `, +${more} more` : ''}`;
+    return { label: `${a.authors[0]} ↔ ${a.authors[1]}`, detail: `${kappa} · ${a.disputed_lines} line${a.disputed_lines === 1 ? '' : 's'} in dispute (${where})` };
+  });
+}
+
 /**
  * The panel state for one record. `lineCounts` resolves `-1` ends and tail starts of read steps
  * (pass the snapshot's counts; steps on files without a count are listed but not clickable).
+ * `agreement` fills the auditors' agreement slot (see {@link agreementEntries}).
  */
-export function buildInstanceState(record: InstanceRecordLike, lineCounts: LineCounts): InstanceState {
+export function buildInstanceState(record: InstanceRecordLike, lineCounts: LineCounts, agreement: readonly AgreementEntry[] = []): InstanceState {
   const statement = text(record.problem_statement);
   const truncated = statement.length > MAX_PROBLEM_STATEMENT_CHARS;
   const patch = patchFileRows(typeof record.patch === 'string' ? record.patch : null);
@@ -174,6 +200,6 @@ export function buildInstanceState(record: InstanceRecordLike, lineCounts: LineC
     failToPassNote: failToPass.note,
     trajectoryCount: trajectoryCountOf(numTrajectories, trajectories.length),
     trajectories,
-    agreement: [],
+    agreement,
   };
 }

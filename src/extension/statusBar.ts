@@ -1,18 +1,21 @@
 import * as vscode from 'vscode';
 import { safeNotificationText as safe } from '../shared/escape';
+import { Disposable } from './lifecycle';
 import { changesView, type Store } from './store';
 
 /** `instance · explorer · nDCG@B · R`, click to open another instance. */
-export class ScoreStatusBar implements vscode.Disposable {
-  private readonly item = vscode.window.createStatusBarItem('sweExplore.status', vscode.StatusBarAlignment.Left, 50);
-  private readonly subscription: vscode.Disposable;
+export class ScoreStatusBar extends Disposable {
+  private readonly item = this.register(vscode.window.createStatusBarItem('sweExplore.status', vscode.StatusBarAlignment.Left, 50));
 
   constructor(private readonly store: Store) {
+    super();
     this.item.name = 'SWE-Explore score';
     this.item.command = 'sweExplore.openInstance';
-    this.subscription = store.onDidChange((change) => {
-      if (changesView(change)) this.update();
-    });
+    this.register(
+      store.onDidChange((change) => {
+        if (changesView(change)) this.update();
+      }),
+    );
     this.update();
   }
 
@@ -29,24 +32,21 @@ export class ScoreStatusBar implements vscode.Disposable {
     this.item.tooltip = `SWE-Explore (${view.prepared.profile} profile): nDCG@${budget} = ${view.explanation.ndcg.ndcg}, recall = ${view.explanation.metrics.recall}, Recall@${budget} = ${view.explanation.recallAtBudget}. Click to open another instance.`;
     this.item.show();
   }
-
-  dispose(): void {
-    this.subscription.dispose();
-    this.item.dispose();
-  }
 }
 
 /** `audited 12/32`: instances with an accept or at least one effective removal; click for the next unaudited one. */
-export class AuditStatusBar implements vscode.Disposable {
-  private readonly item = vscode.window.createStatusBarItem('sweExplore.auditStatus', vscode.StatusBarAlignment.Left, 49);
-  private readonly subscription: vscode.Disposable;
+export class AuditStatusBar extends Disposable {
+  private readonly item = this.register(vscode.window.createStatusBarItem('sweExplore.auditStatus', vscode.StatusBarAlignment.Left, 49));
 
   constructor(private readonly store: Store) {
+    super();
     this.item.name = 'SWE-Explore audit progress';
     this.item.command = 'sweExplore.nextUnauditedInstance';
-    this.subscription = store.onDidChange((change) => {
-      if (change.kind === 'audit' || change.kind === 'data') this.update();
-    });
+    this.register(
+      store.onDidChange((change) => {
+        if (change.kind === 'audit' || change.kind === 'data') this.update();
+      }),
+    );
     this.update();
   }
 
@@ -59,10 +59,5 @@ export class AuditStatusBar implements vscode.Disposable {
     this.item.text = `$(checklist) audited ${audited}/${total}`;
     this.item.tooltip = `SWE-Explore audit: ${audited} of ${total} instances have an accept or at least one removal. Click for the next unaudited instance.`;
     this.item.show();
-  }
-
-  dispose(): void {
-    this.subscription.dispose();
-    this.item.dispose();
   }
 }

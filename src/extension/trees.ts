@@ -1,5 +1,6 @@
 import * as vscode from 'vscode';
-import type { OfficialMetricName } from '../core';
+import { Disposable } from './lifecycle';
+import { evaluateQuery, queryReadsMetrics, type InstanceQuery, type OfficialMetricName, type QueryContext } from '../core';
 import { safeNotificationText as safe } from '../shared/escape';
 import { METRIC_INFO } from '../shared/protocol';
 import { provenanceOf, trajectoryLabel } from './provenanceView';
@@ -35,26 +36,33 @@ function formatScore(value: number): string {
   return value.toFixed(3);
 }
 
-/** Instances grouped by repo, each with a compact score for the current explorer; filterable and sortable. */
-export class InstancesTreeProvider implements vscode.TreeDataProvider<InstanceNode>, vscode.Disposable {
-  private readonly changed = new vscode.EventEmitter<InstanceNode | InstanceNode[] | undefined>();
+/** Instances grouped by repo, each with a compact score for the current explorer; filterable, queryable and sortable. */
+export class InstancesTreeProvider extends Disposable implements vscode.TreeDataProvider<InstanceNode> {
+  private readonly changed = this.register(new vscode.EventEmitter<InstanceNode | InstanceNode[] | undefined>());
   readonly onDidChangeTreeData = this.changed.event;
-  private readonly subscription: vscode.Disposable;
   private filterText = '';
   private sortMetricValue: OfficialMetricName | undefined;
+  /** `sweExplore.queryInstances`: applied together with the text filter. */
+  private queryValue: InstanceQuery | undefined;
+  /** Visible ids, computed once per change (the tree asks for them once per repo). */
+  private visibleCache: string[] | undefined;
+  /** Where "n of m instances match" is shown, once the view exists. */
+  private view: { message?: string | undefined } | undefined;
 
   /** One node object per instance, so that a change can refresh exactly the items it affects. */
   private readonly instanceNodes = new Map<string, InstanceNode>();
 
   constructor(private readonly store: Store) {
-    this.subscription = store.onDidChange((change) => this.onStoreChange(change));
+    super();
+    this.register(store.onDidChange((change) => this.onStoreChange(change)));
   }
 
   private onStoreChange(change: StoreChange): void {
     if (change.kind === 'data') this.instanceNodes.clear();
+    this.visibleCache = undefined;
     // Counts of a batch of other instances only fill in their scores: refresh those items, unless
-    // the order depends on the scores.
-    if (change.kind === 'lineCounts' && !change.current && this.sortMetricValue === undefined) {
+    // the order or the query's matches depend on the scores.
+    if (change.kind === 'lineCounts' && !change.current && this.sortMetricValue === undefined && this.queryValue === undefined) {
       const nodes: InstanceNode[] = [];
       for (const id of change.instanceIds) {
         const node = this.instanceNodes.get(id);
@@ -79,7 +87,24 @@ export class InstancesTreeProvider implements vscode.TreeDataProvider<InstanceNo
 
   set filter(text: string) {
     this.filterText = text.trim().toLowerCase();
+    this.visibleCache = undefined;
     this.changed.fire(undefined);
+  }
+
+  get query(): InstanceQuery | undefined {
+    return this.queryValue;
+  }
+
+  /** A query without terms clears it. */
+  set query(query: InstanceQuery | undefined) {
+    this.queryValue = query === undefined || query.terms.length === 0 ? undefined : query;
+    this.visibleCache = undefined;
+    this.changed.fire(undefined);
+  }
+
+  /** The tree view showing this provider: its message says how many instances match. */
+  attach(view: { message?: string | undefined }): void {
+    this.view = view;
   }
 
   get sortMetric(): OfficialMetricName | undefined {
@@ -141,12 +166,42 @@ export class InstancesTreeProvider implements vscode.TreeDataProvider<InstanceNo
   }
 
   private visibleIds(): string[] {
+    if (this.visibleCache !== undefined) return this.visibleCache;
     const ids = this.store.instanceIds;
-    if (this.filterText === '') return ids;
-    return ids.filter((id) => {
-      const entry = this.store.data.instances.get(id)!;
-      return id.toLowerCase().includes(this.filterText) || entry.repo.toLowerCase().includes(this.filterText);
-    });
+    const query = this.queryValue;
+    const matches = query === undefined ? undefined : evaluateQuery(query, this.queryContext());
+    const visible =
+      this.filterText === '' && matches === undefined
+        ? ids
+        : ids.filter((id) => {
+            const entry = this.store.data.instances.get(id)!;
+            if (this.filterText !== '' && !id.toLowerCase().includes(this.filterText) && !entry.repo.toLowerCase().includes(this.filterText)) return false;
+            return matches === undefined || matches(id);
+          });
+    this.visibleCache = visible;
+    if (this.view !== undefined) {
+      let message: string | undefined;
+      if (this.filterText !== '' || query !== undefined) {
+        message = `${visible.length} of ${ids.length} instance${ids.length === 1 ? '' : 's'} match`;
+        // Metric terms match only scored instances: say when some are still being counted.
+        let pending = 0;
+        if (query !== undefined && queryReadsMetrics(query)) for (const id of ids) if (!this.store.hasLineCounts(id)) pending++;
+        if (pending > 0) message += ` (${pending} not scored yet)`;
+      }
+      this.view.message = message;
+    }
+    return visible;
+  }
+
+  /** Metrics only where the explorer has a row and the line counts are read; audited as the status bar counts it. */
+  private queryContext(): QueryContext {
+    const store = this.store;
+    return {
+      currentExplorer: store.selection.explorer,
+      metric: (instanceId, explorer, name) => (store.data.explorers.get(explorer)?.rows.has(instanceId) === true ? store.scoreOf(instanceId, explorer)?.[name] : undefined),
+      repo: (instanceId) => store.data.instances.get(instanceId)?.repo,
+      audited: (instanceId) => store.audit.accepted.has(instanceId) || store.audit.removalsByInstance.has(instanceId),
+    };
   }
 
   private instancesOf(repo: string): string[] {
@@ -157,11 +212,6 @@ export class InstancesTreeProvider implements vscode.TreeDataProvider<InstanceNo
     const value = (id: string): number => this.store.scoreOf(id, explorer)?.[metric] ?? -1;
     return [...ids].sort((a, b) => value(b) - value(a) || a.localeCompare(b));
   }
-
-  dispose(): void {
-    this.subscription.dispose();
-    this.changed.dispose();
-  }
 }
 
 type RegionNode =
@@ -169,15 +219,17 @@ type RegionNode =
   | { readonly kind: 'leaf'; readonly target: Exclude<RevealTarget, { readonly kind: 'place' }> };
 
 /** Core regions with coverage, optional regions by model, predictions by rank. */
-export class RegionsTreeProvider implements vscode.TreeDataProvider<RegionNode>, vscode.Disposable {
-  private readonly changed = new vscode.EventEmitter<RegionNode | undefined>();
+export class RegionsTreeProvider extends Disposable implements vscode.TreeDataProvider<RegionNode> {
+  private readonly changed = this.register(new vscode.EventEmitter<RegionNode | undefined>());
   readonly onDidChangeTreeData = this.changed.event;
-  private readonly subscription: vscode.Disposable;
 
   constructor(private readonly store: Store) {
-    this.subscription = store.onDidChange((change) => {
-      if (changesView(change)) this.changed.fire(undefined);
-    });
+    super();
+    this.register(
+      store.onDidChange((change) => {
+        if (changesView(change)) this.changed.fire(undefined);
+      }),
+    );
   }
 
   getChildren(node?: RegionNode): RegionNode[] {
@@ -239,10 +291,5 @@ export class RegionsTreeProvider implements vscode.TreeDataProvider<RegionNode>,
     item.iconPath = new vscode.ThemeIcon(p.budgetStatus === 'in' ? 'pass' : p.budgetStatus === 'partial' ? 'circle-large-outline' : 'warning');
     item.command = reveal;
     return item;
-  }
-
-  dispose(): void {
-    this.subscription.dispose();
-    this.changed.dispose();
   }
 }

@@ -38,7 +38,7 @@ export interface TrajectoryRow {
   readonly omittedSteps: number;
 }
 
-/** Agreement between trajectories / auditors: filled by a later issue, empty for now. */
+/** Agreement between two auditors of the instance (Cohen's κ over core lines, lines in dispute). */
 export interface AgreementEntry {
   readonly label: string;
   readonly detail: string;

@@ -60,6 +60,16 @@ function writeLargeWorkspace(): string {
       modified_core_files: ['pkg/a.py'],
       main_files: ['pkg/a.py'],
     },
+    // Three trajectories on pkg/a.py: t3 stops at line 3000, so a.py's core 3001–4000 and
+    // 9000–20000 are promoted (read by 2 of 3), and leaving t3 out would make them consensus.
+    read_step_info: {
+      'pkg/a.py': [
+        { traj_path: 'trajs/big/t1/big__repo-1__0.json', step_idx: 1, start: 1, end: -1 },
+        { traj_path: 'trajs/big/t2/big__repo-1__0.json', step_idx: 1, start: 1, end: 5000 },
+        { traj_path: 'trajs/big/t2/big__repo-1__0.json', step_idx: 2, start: 9000, end: 20000 },
+        { traj_path: 'trajs/big/t3/big__repo-1__0.json', step_idx: 1, start: 1, end: 3000 },
+      ],
+    },
   };
   writeFileSync(path.join(root, 'bench.jsonl'), JSON.stringify(record) + '\n');
   mkdirSync(path.join(root, 'results', 'wide'), { recursive: true });
@@ -108,6 +118,7 @@ const cases: Case[] = [
         'showAuditImpact',
         'toggleConsensusLayer',
         'togglePromotedLayer',
+        'leaveOneOutTrajectory',
         'removeSpan',
         'removeSpanWithLastReason',
         'restoreSpan',
@@ -296,7 +307,33 @@ const cases: Case[] = [
         api.audit.lastReason = 'incidental-read';
         // Core region 2 of 4 (stock.py 39–56), as its CodeLens names it; no prompt with the last reason.
         const index = api.store.view!.explanation.coreRegions.findIndex((r) => r.region.path === 'inventory/stock.py' && r.region.start === 39);
-        await vscode.commands.executeCommand('sweExplore.removeSpanWithLastReason', { kind: 'core', index });
+        // "A removal to updated decorations and Scores": from the removal reaching the store to the
+        // editor layers repainted and the Scores state rebuilt and posted. The store notifies its
+        // listeners synchronously, so timing the store update call spans both; the counters prove
+        // both happened inside it.
+        const setAudit = api.store.setAudit.bind(api.store);
+        let removalToViewsMs = -1;
+        let paintsDuring = 0;
+        let scoresDuring = 0;
+        api.store.setAudit = (state) => {
+          const paints = api.decorations.paintCount;
+          const scores = api.scoresView.updateCount;
+          const started = performance.now();
+          setAudit(state);
+          if (removalToViewsMs < 0 && state.removalsByInstance.size > 0) {
+            removalToViewsMs = performance.now() - started;
+            paintsDuring = api.decorations.paintCount - paints;
+            scoresDuring = api.scoresView.updateCount - scores;
+          }
+        };
+        try {
+          await vscode.commands.executeCommand('sweExplore.removeSpanWithLastReason', { kind: 'core', index });
+        } finally {
+          api.store.setAudit = setAudit;
+        }
+        assert.ok(paintsDuring >= 1 && scoresDuring >= 1, `the removal repainted (${paintsDuring}) and rebuilt Scores (${scoresDuring})`);
+        timings['a removal → updated decorations and Scores (demo)'] = removalToViewsMs;
+        assert.ok(removalToViewsMs >= 0 && removalToViewsMs < 1000, `a removal took ${removalToViewsMs} ms to reach the views (target < 100 ms)`);
         const view = api.store.view!;
         assert.equal(view.removals.length, 1);
         assert.deepEqual(view.original?.metrics, before, 'the original metrics are kept for before/after');
@@ -440,6 +477,28 @@ const cases: Case[] = [
         console.log(`[timing] live update samples (20k): ${samples.map((ms) => ms.toFixed(1)).join(', ')} ms`);
         assert.ok(median(samples) < 100, `median update ${median(samples)} ms`);
         assert.ok(api.timings.openInstanceMs < 1000, `open took ${api.timings.openInstanceMs} ms`);
+
+        // Leave one trajectory out: the core lines whose consensus status depends on t3.
+        const editor = await vscode.window.showTextDocument(vscode.Uri.file(path.join(api.store.view!.instance.snapshotRoot!, 'pkg', 'a.py')));
+        const uri = editor.document.uri.toString();
+        const trajectory = 'trajs/big/t3/big__repo-1__0.json';
+        await vscode.commands.executeCommand('sweExplore.leaveOneOutTrajectory', trajectory);
+        assert.equal(api.leaveOneOut.trajectory, trajectory);
+        assert.deepEqual(api.leaveOneOut.applied.get(uri), {
+          join: [
+            [3001, 4000],
+            [9000, 20000],
+          ],
+          leave: [],
+        });
+        const hovers = await vscode.commands.executeCommand<vscode.Hover[]>('vscode.executeHoverProvider', editor.document.uri, new vscode.Position(3000, 0));
+        const hoverText = hovers.flatMap((h) => h.contents.map((c) => (typeof c === 'string' ? c : c.value))).join('\n');
+        assert.match(hoverText, /would join the consensus/);
+        await vscode.commands.executeCommand('sweExplore.leaveOneOutTrajectory', 'trajs/big/t1/big__repo-1__0.json');
+        assert.deepEqual(api.leaveOneOut.applied.get(uri), { join: [], leave: [] }, 't1 alone keeps no line out of the consensus');
+        await vscode.commands.executeCommand('sweExplore.leaveOneOutTrajectory', null);
+        assert.equal(api.leaveOneOut.trajectory, undefined);
+        assert.equal(api.leaveOneOut.applied.get(uri), undefined);
       } finally {
         await config.update('data.benchFile', undefined, vscode.ConfigurationTarget.Workspace);
         await until(() => api.store.data.benchFile !== bench && !api.store.loading, 'the demo bench to load again');

@@ -133,6 +133,11 @@ describe('swe-explore audit-impact', () => {
         ['other', 1, 2],
       ],
     );
+    // x__y-1: alice removed core 1–5 of 10, bob accepted it (removed nothing). By hand: agree on 5
+    // lines, p_o = 0.5; p_e = 0.5·0 + 0.5·1 = 0.5; κ = (0.5 − 0.5) / (1 − 0.5) = 0. x__y-3 has one author only.
+    const agreements = lines.filter((l) => l['kind'] === 'agreement');
+    assert.deepEqual(agreements, [{ kind: 'agreement', instance_id: 'x__y-1', authors: ['alice', 'bob'], kappa: 0, disputed_lines: 5, disputed: [{ path: 'a.py', start: 1, end: 5 }] }]);
+    assert.equal(lines.map((l) => l['kind']).lastIndexOf('reason') + 1, lines.indexOf(agreements[0]!), 'agreement lines follow the reason lines');
   });
 
   it('export → score round trip: scoring the exported bench gives exactly the "after" numbers', async () => {
@@ -172,8 +177,10 @@ describe('swe-explore audit-impact', () => {
     assert.equal(nulls.length, 5);
     const md = await run('audit-impact', [...args, '--format', 'md']);
     assert.match(md.stdout, /^# Audit impact/);
+    assert.match(md.stdout, /## Agreement between auditors/);
     const csv = await run('audit-impact', [...args, '--format', 'csv']);
     assert.match(csv.stdout, /^kind,explorer,instance_id,metric,reason,before,after,delta,detail\n/);
+    assert.match(csv.stdout, /\nagreement,,x__y-1,cohen_kappa,,5,0,,alice vs bob; disputed: a\.py 1–5\n/);
     const bad = await run('audit-impact', [...args.slice(0, -2), '--format', 'xml']);
     assert.equal(bad.code, 2);
   });

@@ -3,7 +3,17 @@
  * instance ids, reasons) is escaped for each surface: Markdown punctuation backslash-escaped,
  * CSV cells neutralised against formulas.
  */
-import { OFFICIAL_METRIC_NAMES, type ExplorerImpact, type ImpactLine, type InstanceImpact, type NullImpact, type OfficialMetricName, type RankingImpact, type ReasonImpact } from '../../core';
+import {
+  OFFICIAL_METRIC_NAMES,
+  type AgreementImpact,
+  type ExplorerImpact,
+  type ImpactLine,
+  type InstanceImpact,
+  type NullImpact,
+  type OfficialMetricName,
+  type RankingImpact,
+  type ReasonImpact,
+} from '../../core';
 import { csvNumberCell, csvTextCell, escapeMarkdownText } from '../../shared/escape';
 
 const CSV_HEADER = ['kind', 'explorer', 'instance_id', 'metric', 'reason', 'before', 'after', 'delta', 'detail'];
@@ -22,7 +32,8 @@ function delta(before: number | null | undefined, after: number | null | undefin
  * The report as CSV in long form: one row per (line, metric) with before, after and delta;
  * ranking rows carry the order in `before`/`after` (explorers joined by ` > `) and τ-b in
  * `detail`; reason rows carry removals in `before` and lines in `after`; null-model rows carry
- * p05/median/p95 in `detail`.
+ * p05/median/p95 in `detail`; agreement rows carry the lines in dispute in `before`, Cohen's κ in
+ * `after` (empty when undefined) and the two authors and disputed spans in `detail`.
  */
 export function renderImpactCsv(lines: readonly ImpactLine[]): string {
   const rows: (string | number | null)[][] = [];
@@ -55,12 +66,41 @@ export function renderImpactCsv(lines: readonly ImpactLine[]): string {
       case 'null':
         rows.push(['null', null, null, line.metric, null, null, line.audit_tau, null, `p05 ${line.tau_p05 ?? 'n/a'}; median ${line.tau_median ?? 'n/a'}; p95 ${line.tau_p95 ?? 'n/a'}`]);
         break;
+      case 'agreement':
+        rows.push([
+          'agreement',
+          null,
+          line.instance_id,
+          'cohen_kappa',
+          null,
+          line.disputed_lines,
+          line.kappa,
+          null,
+          `${line.authors[0]} vs ${line.authors[1]}; disputed: ${disputedText(line, Infinity) || 'none'}`,
+        ]);
+        break;
     }
   }
   let out = `${CSV_HEADER.join(',')}\n`;
   for (const row of rows) out += `${row.map(csvCell).join(',')}\n`;
   return out;
 }
+
+/** "path 40–53; path 60" for the first `limit` disputed spans, then how many more there are. */
+function disputedText(line: AgreementImpact, limit: number, escape: (text: string) => string = (t) => t): string {
+  const parts: string[] = [];
+  for (const span of line.disputed) {
+    if (parts.length >= limit) {
+      parts.push(`… ${line.disputed.length - limit} more`);
+      break;
+    }
+    parts.push(`${escape(span.path)} ${span.start === span.end ? span.start : `${span.start}–${span.end}`}`);
+  }
+  return parts.join('; ');
+}
+
+/** Disputed spans listed per agreement row in Markdown; the JSON and CSV list all of them. */
+const MARKDOWN_DISPUTED_SPANS = 5;
 
 function fmt(value: number | null | undefined): string {
   if (value === null || value === undefined) return '–';
@@ -72,13 +112,14 @@ function fmtDelta(value: number | null): string {
   return `${value > 0 ? '+' : ''}${fmt(value)}`;
 }
 
-/** The report as Markdown: macro table per explorer, rankings with τ-b, reasons, null model, and per-instance changes. */
+/** The report as Markdown: macro table per explorer, rankings with τ-b, reasons, null model, auditor agreement, and per-instance changes. */
 export function renderImpactMarkdown(lines: readonly ImpactLine[]): string {
   const explorers = lines.filter((l): l is ExplorerImpact => l.kind === 'explorer');
   const instances = lines.filter((l): l is InstanceImpact => l.kind === 'instance');
   const rankings = lines.filter((l): l is RankingImpact => l.kind === 'ranking');
   const reasons = lines.filter((l): l is ReasonImpact => l.kind === 'reason');
   const nulls = lines.filter((l): l is NullImpact => l.kind === 'null');
+  const agreements = lines.filter((l): l is AgreementImpact => l.kind === 'agreement');
   const out: string[] = ['# Audit impact', ''];
 
   out.push('## Macro averages per explorer', '');
@@ -98,6 +139,13 @@ export function renderImpactMarkdown(lines: readonly ImpactLine[]): string {
   }
   out.push('', '## Removals by reason', '', '| reason | removals | lines |', '| --- | --- | --- |');
   for (const r of reasons) out.push(`| ${escapeMarkdownText(r.reason)} | ${r.removals} | ${r.lines} |`);
+  if (agreements.length > 0) {
+    out.push('', "## Agreement between auditors (Cohen's κ over core lines, removed vs kept)", '', '| instance | authors | κ | lines in dispute | disputed spans |', '| --- | --- | --- | --- | --- |');
+    for (const a of agreements) {
+      const spans = disputedText(a, MARKDOWN_DISPUTED_SPANS, escapeMarkdownText) || '–';
+      out.push(`| ${escapeMarkdownText(a.instance_id)} | ${escapeMarkdownText(a.authors[0])} ↔ ${escapeMarkdownText(a.authors[1])} | ${fmt(a.kappa)} | ${a.disputed_lines} | ${spans} |`);
+    }
+  }
   out.push('', '## Audited instances', '', '| instance | explorer | recall | precision | nDCG@500 |', '| --- | --- | --- | --- | --- |');
   for (const i of instances) {
     const cell = (m: OfficialMetricName): string => `${fmt(i.before?.[m])} → ${fmt(i.after?.[m])}`;

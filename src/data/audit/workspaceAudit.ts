@@ -5,15 +5,20 @@
  */
 import { readFile } from 'node:fs/promises';
 import {
+  agreementImpactLines,
   applyRemovals,
   auditImpact,
+  authorAgreement,
   lineSetSubtract,
   nullModelImpact,
   prepareGroundTruth,
   removalEffects,
   resolvedLines,
+  type AuthorAgreement,
+  type GroundTruth,
   type ImpactLine,
   type LineCounts,
+  type LineSet,
   type NullModelInstance,
   type PreparedGroundTruth,
   type Profile,
@@ -25,7 +30,7 @@ import { resolveInSnapshot } from '../paths';
 import type { Problem } from '../problems';
 import { scoreRows, type ScoreResult, type ScoringOptions } from '../scoring';
 import { groundTruthPaths, instanceLineCounts, type InstanceEntry, type WorkspaceModel } from '../workspace';
-import { driftProblem, driftStatus, readAuditFolder, removalsByInstance, type RemoveEvent } from './auditLog';
+import { coreRemovalsByAuthor, driftProblem, driftStatus, readAuditFolder, removalsByInstance, type RemoveEvent } from './auditLog';
 import { exportCorrectedBench } from './exportBench';
 
 /** The effective removals of bench instances, with the audit's problems, drift flags and removals of unknown instances reported. */
@@ -34,6 +39,8 @@ export interface LoadedAudit {
   readonly events: Map<string, RemoveEvent[]>;
   /** Instances with an accept or at least one effective removal. */
   readonly audited: Set<string>;
+  /** Per bench instance, the core lines each author who audited it removed (see `coreRemovalsByAuthor`). */
+  readonly coreRemovedByAuthor: Map<string, Map<string, LineSet>>;
   readonly problems: Problem[];
 }
 
@@ -58,11 +65,13 @@ export async function loadAudit(model: WorkspaceModel, auditDir: string): Promis
     list.push(event);
   }
   const audited = new Set<string>(events.keys());
-  for (const { instanceId } of audit.accepted) if (model.instances.has(instanceId)) audited.add(instanceId);
+  const accepted = audit.accepted.filter((a) => model.instances.has(a.instanceId));
+  for (const { instanceId } of accepted) audited.add(instanceId);
+  const coreRemovedByAuthor = coreRemovalsByAuthor({ effectiveRemovals: audit.effectiveRemovals.filter((e) => model.instances.has(e.instanceId)), accepted });
   const removals = new Map<string, Removal[]>();
   for (const [instanceId, list] of events) removals.set(instanceId, removalsByInstance(list).get(instanceId) ?? []);
   for (const [instanceId, list] of events) await checkDrift(model.instances.get(instanceId)!, list, problems);
-  return { removals, events, audited, problems };
+  return { removals, events, audited, coreRemovedByAuthor, problems };
 }
 
 /** Flags removals whose recorded text no longer matches the snapshot (never moves them). */
@@ -164,13 +173,7 @@ export async function computeAuditImpact(model: WorkspaceModel, audit: LoadedAud
     const lineCounts = counts.get(instanceId) ?? new Map<string, number>();
     const removals = audit.removals.get(instanceId)!;
     removalEffects(entry.groundTruth, removals, lineCounts).forEach((effect, i) => reasons.push({ reason: events[i]!.reason, lines: effect.lines }));
-    // The evaluator's view of core lines (official: only ground-truth paths have counts).
-    const visible = prepareGroundTruth(entry.groundTruth, lineCounts, profile).evaluatorLineCount;
-    const evaluatorCounts = new Map<string, number>();
-    for (const p of groundTruthPaths(entry.groundTruth)) {
-      const n = visible(p);
-      if (n !== undefined) evaluatorCounts.set(p, n);
-    }
+    const evaluatorCounts = evaluatorLineCounts(entry.groundTruth, lineCounts, profile);
     const coreLines = resolvedLines(entry.groundTruth.coreRegions, evaluatorCounts);
     const audited = applyRemovals(entry.groundTruth, removals, lineCounts);
     const removedCoreLines = lineSetSubtract(coreLines, resolvedLines(audited.coreRegions, evaluatorCounts));
@@ -178,6 +181,15 @@ export async function computeAuditImpact(model: WorkspaceModel, audit: LoadedAud
   }
 
   const report: ImpactLine[] = auditImpact({ before: before.rows, after: after.rows, auditedInstances: audit.audited, removals: reasons });
+  // Agreement lines follow the reason lines; with a single author there is no pair to compare.
+  for (const instanceId of [...audit.coreRemovedByAuthor.keys()].sort(compareIds)) {
+    const byAuthor = audit.coreRemovedByAuthor.get(instanceId)!;
+    if (byAuthor.size < 2) continue;
+    const entry = model.instances.get(instanceId)!;
+    let lineCounts = counts.get(instanceId);
+    if (lineCounts === undefined) counts.set(instanceId, (lineCounts = await auditLineCounts(model, entry, cache, problems)));
+    for (const line of agreementImpactLines(instanceAgreement(instanceId, entry.groundTruth, lineCounts, byAuthor, profile))) report.push(line);
+  }
   if (options.trials > 0) {
     const nullLines = await nullModelImpact({
       trials: options.trials,
@@ -190,6 +202,33 @@ export async function computeAuditImpact(model: WorkspaceModel, audit: LoadedAud
     for (const line of nullLines) report.push(line);
   }
   return report;
+}
+
+/** The line counts the evaluator sees for the ground-truth paths (official: only those paths have counts). */
+function evaluatorLineCounts(groundTruth: GroundTruth, lineCounts: LineCounts, profile: Profile): Map<string, number> {
+  const visible = prepareGroundTruth(groundTruth, lineCounts, profile).evaluatorLineCount;
+  const out = new Map<string, number>();
+  for (const p of groundTruthPaths(groundTruth)) {
+    const n = visible(p);
+    if (n !== undefined) out.set(p, n);
+  }
+  return out;
+}
+
+/**
+ * Cohen's κ for each pair of the instance's auditors over its core lines as the evaluator resolves
+ * them (the ground truth as read, before any removal), with the lines in dispute; see the core's
+ * `authorAgreement`. Shared by `swe-explore audit-impact` and the extension's Instance panel.
+ * Empty with fewer than two authors.
+ */
+export function instanceAgreement(instanceId: string, groundTruth: GroundTruth, lineCounts: LineCounts, removedByAuthor: ReadonlyMap<string, LineSet>, profile: Profile): AuthorAgreement[] {
+  if (removedByAuthor.size < 2) return [];
+  const coreLines = resolvedLines(groundTruth.coreRegions, evaluatorLineCounts(groundTruth, lineCounts, profile));
+  return authorAgreement([{ instanceId, coreLines, removedByAuthor }]);
+}
+
+function compareIds(a: string, b: string): number {
+  return a < b ? -1 : a > b ? 1 : 0;
 }
 
 /**

@@ -1,5 +1,6 @@
 import * as vscode from 'vscode';
 import { safeNotificationText as safe } from '../../shared/escape';
+import { Disposable } from '../lifecycle';
 import { changesView, type Store } from '../store';
 
 /** A Removals tree item; `removalId` is what `sweExplore.restoreSpan` takes from the context menu. */
@@ -8,16 +9,18 @@ export interface RemovalNode {
 }
 
 /** The open instance's effective removals, with reason, author and drift; restore from the context menu. */
-export class RemovalsTreeProvider implements vscode.TreeDataProvider<RemovalNode>, vscode.Disposable {
-  private readonly changed = new vscode.EventEmitter<RemovalNode | undefined>();
+export class RemovalsTreeProvider extends Disposable implements vscode.TreeDataProvider<RemovalNode> {
+  private readonly changed = this.register(new vscode.EventEmitter<RemovalNode | undefined>());
   readonly onDidChangeTreeData = this.changed.event;
-  private readonly subscription: vscode.Disposable;
   private view: vscode.TreeView<RemovalNode> | undefined;
 
   constructor(private readonly store: Store) {
-    this.subscription = store.onDidChange((change) => {
-      if (changesView(change)) this.refresh();
-    });
+    super();
+    this.register(
+      store.onDidChange((change) => {
+        if (changesView(change)) this.refresh();
+      }),
+    );
   }
 
   /** The tree view, so that its message can say what an empty list means. */
@@ -68,10 +71,5 @@ export class RemovalsTreeProvider implements vscode.TreeDataProvider<RemovalNode
     item.contextValue = 'sweExplore.removal';
     item.command = { command: 'sweExplore.revealRegion', title: 'Reveal', arguments: [{ kind: 'place', path: removal.path, start: removal.start, end: removal.end }] };
     return item;
-  }
-
-  dispose(): void {
-    this.subscription.dispose();
-    this.changed.dispose();
   }
 }

@@ -87,7 +87,7 @@ function renderAgreement(state: InstanceState): HTMLElement {
     'agreement',
     'Agreement',
     state.agreement.length === 0
-      ? note('No agreement data yet.')
+      ? note('Agreement between auditors appears once two or more authors have audited this instance.')
       : el(
           'dl',
           null,
