@@ -4,8 +4,8 @@
  * the latest InstanceState after its `ready` handshake, and forwards only messages that name
  * something the current state shows (a patch file, a listed read step).
  */
-import { randomBytes } from 'node:crypto';
 import * as vscode from 'vscode';
+import { describeMessage, webviewHtml } from './webviewHtml';
 import { parseFromInstanceWebview, type InstanceState, type ToInstanceWebview } from '../shared/instanceProtocol';
 
 /** Webview panel type id (also what a serializer would register under). */
@@ -18,10 +18,6 @@ export interface InstancePanelHandlers {
   onRevealStep(path: string, start: number, end: number): void;
   /** Optional log sink; told once about invalid or unexpected messages. */
   log?(line: string): void;
-}
-
-function createNonce(): string {
-  return randomBytes(16).toString('base64');
 }
 
 /** Panel titles are plain text, but a control or bidi character from an instance id has no place there. */
@@ -102,7 +98,7 @@ export class InstancePanel implements vscode.Disposable {
   private receive(raw: unknown): void {
     const message = parseFromInstanceWebview(raw);
     if (message === null) {
-      this.warnOnce(`Instance panel: ignored an invalid webview message: ${describe(raw)}`);
+      this.warnOnce(`Instance panel: ignored an invalid webview message: ${describeMessage(raw)}`);
       return;
     }
     const state = this.latest;
@@ -115,12 +111,12 @@ export class InstancePanel implements vscode.Disposable {
       case 'openDiff':
         // Only files of the shown patch: a compromised webview must not name arbitrary paths.
         if (state?.patchFiles.some((f) => f.path === message.path) === true) this.handlers.onOpenDiff(message.path);
-        else this.warnOnce(`Instance panel: ignored openDiff for a path not in the gold patch: ${describe(message.path)}`);
+        else this.warnOnce(`Instance panel: ignored openDiff for a path not in the gold patch: ${describeMessage(message.path)}`);
         return;
       case 'revealStep': {
         const listed = state?.trajectories.some((t) => t.steps.some((s) => s.path === message.path && s.start === message.start && s.end === message.end));
         if (listed === true) this.handlers.onRevealStep(message.path, message.start, message.end);
-        else this.warnOnce(`Instance panel: ignored revealStep for a step not listed: ${describe(message)}`);
+        else this.warnOnce(`Instance panel: ignored revealStep for a step not listed: ${describeMessage(message)}`);
         return;
       }
     }
@@ -139,37 +135,10 @@ export class InstancePanel implements vscode.Disposable {
   }
 
   private html(webview: vscode.Webview): string {
-    const nonce = createNonce();
-    const script = webview.asWebviewUri(vscode.Uri.joinPath(this.extensionUri, 'dist', 'webview', 'instance.js'));
-    const style = webview.asWebviewUri(vscode.Uri.joinPath(this.extensionUri, 'media', 'instance.css'));
-    // No img-src: images in the issue text are shown as their alt text, never fetched.
-    const csp = ["default-src 'none'", `style-src ${webview.cspSource}`, `script-src 'nonce-${nonce}'`].join('; ');
-    return `<!DOCTYPE html>
-<html lang="en">
-<head>
-  <meta charset="UTF-8">
-  <meta http-equiv="Content-Security-Policy" content="${csp};">
-  <meta name="viewport" content="width=device-width, initial-scale=1.0">
-  <link rel="stylesheet" href="${style.toString()}">
-  <title>Instance</title>
-</head>
-<body>
-  <main id="instance-root"></main>
-  <script nonce="${nonce}" src="${script.toString()}"></script>
-</body>
-</html>`;
+    return webviewHtml(webview, this.extensionUri, { script: 'instance.js', style: 'instance.css', title: 'Instance', rootId: 'instance-root' });
   }
 
   private disposePanelListeners(): void {
     for (const disposable of this.panelDisposables.splice(0)) disposable.dispose();
-  }
-}
-
-function describe(raw: unknown): string {
-  try {
-    const text = JSON.stringify(raw) ?? String(raw);
-    return text.length > 200 ? `${text.slice(0, 200)}…` : text;
-  } catch {
-    return typeof raw;
   }
 }

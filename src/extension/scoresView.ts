@@ -2,9 +2,9 @@
  * The Scores sidebar view: hosts the webview bundle (dist/webview/main.js), hands it the latest
  * ScoresState after its `ready` handshake, and forwards validated messages to the extension.
  */
-import { randomBytes } from 'node:crypto';
 import { performance } from 'node:perf_hooks';
 import * as vscode from 'vscode';
+import { describeMessage, webviewHtml } from './webviewHtml';
 import { parseFromWebview, type FromWebview, type ScoresState, type ToWebview } from '../shared/protocol';
 
 /** View id contributed under the SWE-Explore activity-bar container. */
@@ -15,11 +15,6 @@ export interface ScoresViewHandlers {
   onMessage(message: FromWebview): void;
   /** Optional log sink (e.g. an output channel's appendLine); told once about invalid messages. */
   log?(line: string): void;
-}
-
-/** A fresh CSP nonce per render: 16 random bytes, base64. */
-function createNonce(): string {
-  return randomBytes(16).toString('base64');
 }
 
 export class ScoresViewProvider implements vscode.WebviewViewProvider, vscode.Disposable {
@@ -87,7 +82,7 @@ export class ScoresViewProvider implements vscode.WebviewViewProvider, vscode.Di
     if (message === null) {
       if (!this.warnedInvalid) {
         this.warnedInvalid = true;
-        this.handlers.log?.(`Scores view: ignored an invalid webview message (further ones are ignored silently): ${describe(raw)}`);
+        this.handlers.log?.(`Scores view: ignored an invalid webview message (further ones are ignored silently): ${describeMessage(raw)}`);
       }
       return;
     }
@@ -108,36 +103,10 @@ export class ScoresViewProvider implements vscode.WebviewViewProvider, vscode.Di
   }
 
   private html(webview: vscode.Webview): string {
-    const nonce = createNonce();
-    const script = webview.asWebviewUri(vscode.Uri.joinPath(this.extensionUri, 'dist', 'webview', 'main.js'));
-    const style = webview.asWebviewUri(vscode.Uri.joinPath(this.extensionUri, 'media', 'scores.css'));
-    const csp = ["default-src 'none'", `style-src ${webview.cspSource}`, `script-src 'nonce-${nonce}'`, `img-src ${webview.cspSource} data:`].join('; ');
-    return `<!DOCTYPE html>
-<html lang="en">
-<head>
-  <meta charset="UTF-8">
-  <meta http-equiv="Content-Security-Policy" content="${csp};">
-  <meta name="viewport" content="width=device-width, initial-scale=1.0">
-  <link rel="stylesheet" href="${style.toString()}">
-  <title>Scores</title>
-</head>
-<body>
-  <main id="scores-root"></main>
-  <script nonce="${nonce}" src="${script.toString()}"></script>
-</body>
-</html>`;
+    return webviewHtml(webview, this.extensionUri, { script: 'main.js', style: 'scores.css', title: 'Scores', rootId: 'scores-root', images: true });
   }
 
   private disposeViewListeners(): void {
     for (const disposable of this.viewDisposables.splice(0)) disposable.dispose();
-  }
-}
-
-function describe(raw: unknown): string {
-  try {
-    const text = JSON.stringify(raw) ?? String(raw);
-    return text.length > 200 ? `${text.slice(0, 200)}…` : text;
-  } catch {
-    return typeof raw;
   }
 }
