@@ -6,7 +6,7 @@
 import { addMissCounts, emptyMissCounts, missAnatomy, normalisePredictedPath, preparePredictions, type MissAnatomy, type MissCounts } from '../core';
 import type { LineCountCache } from './lineCounts';
 import type { Problem } from './problems';
-import { isScored, prepareScoredGroundTruths, topK, type ScoringOptions } from './scoring';
+import { forEachScoredRow, prepareScoredGroundTruths, topK, type ScoringOptions } from './scoring';
 import type { InstanceEntry, WorkspaceModel } from './workspace';
 
 export interface MissOptions extends ScoringOptions {
@@ -77,38 +77,21 @@ function mismatchCountedPaths(model: WorkspaceModel, entry: InstanceEntry, k: nu
 export async function missesOfWorkspaceModel(model: WorkspaceModel, options: MissOptions, cache: LineCountCache): Promise<MissesResult> {
   const { prepared, lineCountProblems } = await prepareScoredGroundTruths(model, options, cache, (entry) => mismatchCountedPaths(model, entry, options.k));
   const rows: MissRow[] = [];
-  const problems: Problem[] = [];
   const totals = new Map<string, { instances: number; counts: MissCounts; coreLines: number }>();
-  let skippedEmptyCore = 0;
-  for (const run of model.explorers.values()) {
-    for (const [instanceId, row] of run.rows) {
-      const entry = model.instances.get(instanceId);
-      if (entry === undefined) {
-        problems.push({
-          file: row.file,
-          line: row.line,
-          severity: 'warning',
-          code: 'unknown-instance',
-          message: `no bench record for instance ${JSON.stringify(instanceId)}; row not scored`,
-          instanceId,
-        });
-        continue;
-      }
-      if (!isScored(entry, options.keepEmptyCore)) {
-        skippedEmptyCore++;
-        continue;
-      }
-      const groundTruth = prepared.get(instanceId);
-      if (groundTruth === undefined) continue;
+  const { problems, skippedEmptyCore } = forEachScoredRow(
+    model,
+    options.keepEmptyCore,
+    (entry) => prepared.get(entry.instanceId),
+    (label, instanceId, row, groundTruth, entry) => {
       const anatomy = missAnatomy(preparePredictions(groundTruth, topK(row.regions, options.k)), options.budget, { repoPath: repoPathOf(entry) });
-      rows.push({ instanceId, explorer: run.label, anatomy });
-      let sum = totals.get(run.label);
-      if (sum === undefined) totals.set(run.label, (sum = { instances: 0, counts: emptyMissCounts(), coreLines: 0 }));
+      rows.push({ instanceId, explorer: label, anatomy });
+      let sum = totals.get(label);
+      if (sum === undefined) totals.set(label, (sum = { instances: 0, counts: emptyMissCounts(), coreLines: 0 }));
       sum.instances++;
       sum.coreLines += anatomy.coreLines;
       addMissCounts(sum.counts, anatomy.counts);
-    }
-  }
+    },
+  );
   const totalList: MissTotals[] = [];
   for (const [explorer, sum] of totals) totalList.push({ explorer, budget: options.budget, instances: sum.instances, totals: { coreLines: sum.coreLines, ...sum.counts } });
   return { rows, totals: totalList, problems, lineCountProblems, skippedEmptyCore };

@@ -19,7 +19,7 @@ import {
   type Region,
 } from '../core';
 import type { Problem } from './problems';
-import { groundTruthPaths, instanceLineCounts, repoOfInstanceId, type InstanceEntry, type InstanceLineCounts, type WorkspaceModel } from './workspace';
+import { groundTruthPaths, instanceLineCounts, repoOfInstanceId, type InstanceEntry, type InstanceLineCounts, type PredictionEntry, type WorkspaceModel } from './workspace';
 import type { LineCountCache } from './lineCounts';
 import { mapWithConcurrency } from './concurrency';
 
@@ -141,15 +141,26 @@ export function summariseByRepo(rows: readonly ScoredRow[], model: WorkspaceMode
   return out;
 }
 
+/** What walking the rows found besides the rows themselves. */
+export interface RowWalk {
+  /** Rows for instances the bench does not contain (warnings, located at the row). */
+  readonly problems: Problem[];
+  /** Rows skipped because their instance's core is empty. */
+  readonly skippedEmptyCore: number;
+}
+
 /**
- * Scores every explorer's rows against prepared ground truth. `groundTruthOf` returns undefined
- * for an instance whose line counts are not known yet (the extension, while counting): its rows
- * are left out, so callers can say how many instances an average covers.
+ * The one rule for which rows are scored, shared by `score`, `misses` and the sidebar: every
+ * explorer's rows in file order; a row for an instance the bench lacks is reported, an empty-core
+ * instance skipped unless asked, and an instance without prepared ground truth (line counts not
+ * read yet) left out silently.
  */
-export function scoreRows(model: WorkspaceModel, groundTruthOf: (entry: InstanceEntry) => PreparedGroundTruth | undefined, options: ScoringOptions): ScoreResult {
-  const extra = extraBudgets(options.budgets ?? []);
-  const fields = metricFields(options.budgets ?? []);
-  const rows: ScoredRow[] = [];
+export function forEachScoredRow(
+  model: WorkspaceModel,
+  keepEmptyCore: boolean | undefined,
+  groundTruthOf: (entry: InstanceEntry) => PreparedGroundTruth | undefined,
+  visit: (label: string, instanceId: string, row: PredictionEntry, groundTruth: PreparedGroundTruth, entry: InstanceEntry) => void,
+): RowWalk {
   const problems: Problem[] = [];
   let skippedEmptyCore = 0;
   for (const run of model.explorers.values()) {
@@ -166,15 +177,29 @@ export function scoreRows(model: WorkspaceModel, groundTruthOf: (entry: Instance
         });
         continue;
       }
-      if (!isScored(entry, options.keepEmptyCore)) {
+      if (!isScored(entry, keepEmptyCore)) {
         skippedEmptyCore++;
         continue;
       }
       const groundTruth = groundTruthOf(entry);
-      if (groundTruth === undefined) continue;
-      rows.push({ instanceId, explorer: run.label, metrics: scoreRow(groundTruth, row.regions, options.k, extra) });
+      if (groundTruth !== undefined) visit(run.label, instanceId, row, groundTruth, entry);
     }
   }
+  return { problems, skippedEmptyCore };
+}
+
+/**
+ * Scores every explorer's rows against prepared ground truth. `groundTruthOf` returns undefined
+ * for an instance whose line counts are not known yet (the extension, while counting): its rows
+ * are left out, so callers can say how many instances an average covers.
+ */
+export function scoreRows(model: WorkspaceModel, groundTruthOf: (entry: InstanceEntry) => PreparedGroundTruth | undefined, options: ScoringOptions): ScoreResult {
+  const extra = extraBudgets(options.budgets ?? []);
+  const fields = metricFields(options.budgets ?? []);
+  const rows: ScoredRow[] = [];
+  const { problems, skippedEmptyCore } = forEachScoredRow(model, options.keepEmptyCore, groundTruthOf, (label, instanceId, row, groundTruth) => {
+    rows.push({ instanceId, explorer: label, metrics: scoreRow(groundTruth, row.regions, options.k, extra) });
+  });
   return { rows, summaries: summarise(rows, fields), problems, fields, skippedEmptyCore };
 }
 

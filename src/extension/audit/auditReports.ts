@@ -56,7 +56,7 @@ export function registerAuditReports(services: Services): vscode.Disposable[] {
     // A rejected bench line has no record to write: exporting would silently drop it.
     const rejected = model.problems.filter((p) => p.file === inputs.benchFile && p.severity === 'error').length;
     if (rejected > 0) {
-      void vscode.window.showErrorMessage(`SWE-Explore: ${rejected} bench line(s) could not be read (see the Problems panel); nothing exported.`);
+      void vscode.window.showErrorMessage(`SWE-Explore: ${safe(String(rejected))} bench line(s) could not be read (see the Problems panel); nothing exported.`);
       return;
     }
     await vscode.window.withProgress({ location: vscode.ProgressLocation.Notification, title: 'SWE-Explore: exporting the corrected bench' }, async () => {
