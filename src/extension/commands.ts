@@ -270,7 +270,9 @@ async function pickInstance(store: Store): Promise<string | undefined> {
       instanceId: id,
       detail:
         metrics === undefined
-          ? undefined
+          ? explorer !== undefined && !store.hasRow(id, explorer)
+            ? `${safe(explorer)}: missing (no row for this instance)`
+            : undefined
           : `${safe(explorer ?? '')}: recall ${metrics.recall.toFixed(3)} · nDCG@500 ${metrics.ndcg_at_500.toFixed(3)} · Recall@500 ${metrics.recall_at_500.toFixed(3)}`,
     };
   });

@@ -97,6 +97,8 @@ function macroRows(store: Store): ExplorerMacroRow[] {
 /** A banner for what is wrong with the instance's snapshot, shown in place above the scores. */
 function snapshotMessage(view: NonNullable<Store['view']>): string {
   const { instance, prepared, predictions } = view;
+  if (view.explorer !== undefined && !view.hasRow)
+    return `${view.explorer} has no row for ${instance.instanceId}: its scores here are missing, not zero (shown as an empty list; left out of the macro averages).`;
   if (instance.snapshotRoot === undefined) {
     return `The snapshot folder of ${instance.instanceId} is missing (or its repo_dir is refused): whole-file and tail regions cannot be resolved. See the Problems panel.`;
   }

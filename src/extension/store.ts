@@ -1,6 +1,7 @@
 import {
   applyRemovals,
   explainInstance,
+  missAnatomy,
   officialMetrics,
   patchBaseLines,
   prepareGroundTruth,
@@ -8,13 +9,14 @@ import {
   type GroundTruth,
   type InstanceExplanation,
   type LineSet,
+  type MissAnatomy,
   type OfficialMetrics,
   type PreparedGroundTruth,
   type PreparedInstance,
   type Profile,
   type Region,
 } from '../core';
-import { EMPTY_WORKSPACE, isScored, metricFields, scoreRows, toRemoval, type AuditFolder, type ExplorerSummary, type InstanceEntry, type RemoveEvent, type WorkspaceModel } from '../data';
+import { EMPTY_WORKSPACE, isScored, metricFields, repoPathOf, scoreRows, toRemoval, type AuditFolder, type ExplorerSummary, type InstanceEntry, type RemoveEvent, type WorkspaceModel } from '../data';
 import { Emitter } from './emitter';
 import { Disposable } from './lifecycle';
 
@@ -26,16 +28,28 @@ export interface Selection {
   readonly budget: number;
   readonly profile: Profile;
   readonly topK: number;
+  /** Explorer B of compare mode (A is `explorer`); undefined when not comparing. */
+  readonly compareWith: string | undefined;
 }
 
-/** The current instance, scored and explained for the current explorer, budget and profile. */
-export interface InstanceView {
-  readonly instance: InstanceEntry;
+/** One explorer's list on the open instance, scored and explained. */
+export interface ExplorerOnInstance {
   readonly explorer: string | undefined;
-  /** The scored list: the explorer's row sliced to top-k (empty without an explorer). */
+  /** False when the explorer has no row for the instance: its scores are missing, not zero. */
+  readonly hasRow: boolean;
+  /** The scored list: the explorer's row sliced to top-k (empty without an explorer or a row). */
   readonly predictions: readonly Region[];
   readonly prepared: PreparedInstance;
   readonly explanation: InstanceExplanation;
+  /** Why each core line was or was not reached within the budget. */
+  readonly anatomy: MissAnatomy;
+}
+
+/** The current instance, scored and explained for the current explorer, budget and profile. */
+export interface InstanceView extends ExplorerOnInstance {
+  readonly instance: InstanceEntry;
+  /** Explorer B of compare mode on the same instance, budget and profile; undefined when not comparing. */
+  readonly compared: ExplorerOnInstance | undefined;
   /** Base lines the gold patch edits. */
   readonly patchLines: LineSet;
   /** False while the snapshot's line counts are still being read. */
@@ -143,9 +157,9 @@ export class Store extends Disposable {
   private macroCache: ReadonlyMap<string, ExplorerMacro> | undefined;
   private auditValue: AuditState = EMPTY_AUDIT;
 
-  constructor(initial: Omit<Selection, 'instanceId' | 'explorer'>) {
+  constructor(initial: Omit<Selection, 'instanceId' | 'explorer' | 'compareWith'>) {
     super();
-    this.selectionValue = { ...initial, instanceId: undefined, explorer: undefined };
+    this.selectionValue = { ...initial, instanceId: undefined, explorer: undefined, compareWith: undefined };
   }
 
   get data(): WorkspaceModel {
@@ -228,12 +242,13 @@ export class Store extends Disposable {
     this.dataValue = data;
     this.loadingValue = false;
     this.invalidate();
-    const { instanceId, explorer } = this.selectionValue;
+    const { instanceId, explorer, compareWith } = this.selectionValue;
     const explorers = this.explorers;
     this.selectionValue = {
       ...this.selectionValue,
       instanceId: instanceId !== undefined && data.instances.has(instanceId) ? instanceId : undefined,
       explorer: explorer !== undefined && explorers.includes(explorer) ? explorer : explorers[0],
+      compareWith: compareWith !== undefined && explorers.includes(compareWith) ? compareWith : undefined,
     };
     this.changed.fire({ kind: 'data' });
   }
@@ -286,6 +301,11 @@ export class Store extends Disposable {
     this.invalidate();
   }
 
+  /** Whether the explorer has a row for the instance (without one its scores are missing, not zero). */
+  hasRow(instanceId: string, explorer: string | undefined): boolean {
+    return explorer !== undefined && this.dataValue.explorers.get(explorer)?.rows.has(instanceId) === true;
+  }
+
   /** The explorer's scored list for an instance: its row sliced to top-k. */
   predictionsFor(instanceId: string, explorer: string | undefined): Region[] {
     if (explorer === undefined) return [];
@@ -301,9 +321,17 @@ export class Store extends Disposable {
     if (instance === undefined) return undefined;
     if (this.viewCache !== undefined) return this.viewCache;
     const started = performance.now();
-    const predictions = this.predictionsFor(instanceId, explorer);
-    const prepared = preparePredictions(this.preparedGroundTruth(instance, profile), predictions);
-    const explanation = explainInstance(prepared, budget);
+    const groundTruth = this.preparedGroundTruth(instance, profile);
+    const repoPath = repoPathOf(instance);
+    const onInstance = (name: string | undefined): ExplorerOnInstance => {
+      const predictions = this.predictionsFor(instanceId, name);
+      const prepared = preparePredictions(groundTruth, predictions);
+      return { explorer: name, hasRow: this.hasRow(instanceId, name), predictions, prepared, explanation: explainInstance(prepared, budget), anatomy: missAnatomy(prepared, budget, { repoPath }) };
+    };
+    const main = onInstance(explorer);
+    const { compareWith } = this.selectionValue;
+    const compared = compareWith !== undefined && this.dataValue.explorers.has(compareWith) ? onInstance(compareWith) : undefined;
+    const { predictions } = main;
     const removals = this.removalsOf(instanceId);
     let original: OriginalScores | undefined;
     if (removals.length > 0) {
@@ -311,11 +339,9 @@ export class Store extends Disposable {
       original = { metrics: before.metrics, ndcgAtBudget: before.ndcg.ndcg, recallAtBudget: before.recallAtBudget };
     }
     this.viewCache = {
+      ...main,
       instance,
-      explorer,
-      predictions,
-      prepared,
-      explanation,
+      compared,
       patchLines: this.patchLinesOf(instance),
       lineCountsReady: this.lineCounts.has(instanceId),
       computeMs: performance.now() - started,
@@ -325,9 +351,12 @@ export class Store extends Disposable {
     return this.viewCache;
   }
 
-  /** Official metrics of any instance for an explorer, or undefined until its line counts are read. */
+  /**
+   * Official metrics of any instance for an explorer; undefined until its line counts are read, and
+   * when the explorer has no row for the instance (missing is not zero).
+   */
   scoreOf(instanceId: string, explorer: string | undefined): OfficialMetrics | undefined {
-    if (explorer === undefined) return undefined;
+    if (explorer === undefined || !this.hasRow(instanceId, explorer)) return undefined;
     const instance = this.dataValue.instances.get(instanceId);
     const counts = this.lineCounts.get(instanceId);
     if (instance === undefined || counts === undefined) return undefined;

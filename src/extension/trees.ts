@@ -143,7 +143,7 @@ export class InstancesTreeProvider extends Disposable implements vscode.TreeData
     item.id = `instance:${node.instanceId}`;
     const shown: OfficialMetricName = this.sortMetricValue ?? 'recall';
     if (metrics === undefined) {
-      item.description = selection.explorer === undefined ? 'no explorer loaded' : '…';
+      item.description = selection.explorer === undefined ? 'no explorer loaded' : this.store.hasRow(node.instanceId, selection.explorer) ? '…' : '— missing: no row from this explorer';
     } else {
       const parts = [`${METRIC_INFO[shown].label} ${formatScore(metrics[shown])}`];
       if (shown !== 'ndcg_at_500') parts.push(`nDCG@500 ${formatScore(metrics.ndcg_at_500)}`);

@@ -102,7 +102,9 @@ describe('Store', () => {
     assert.equal(store.scoreOf('x-2', 'e'), undefined);
     store.setLineCounts(new Map([['x-2', new Map([['a.py', 40]])]]));
     assert.equal(store.scoreOf('x-2', 'e')!.recall, 1);
-    assert.equal(store.scoreOf('x-2', 'nobody')!.recall, 0, 'an explorer without a row scores an empty list');
+    assert.equal(store.scoreOf('x-2', 'nobody'), undefined, 'an explorer without a row is missing, not zero');
+    assert.equal(store.hasRow('x-2', 'e'), true);
+    assert.equal(store.hasRow('x-2', 'nobody'), false);
   });
 
   it('says what changed: background counts of other instances do not change the open view', () => {
