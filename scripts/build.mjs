@@ -26,6 +26,7 @@ await Promise.all([
   build({ ...node, entryPoints: ['src/data/schemas.ts'], outfile: 'dist/test/schemas.js' }),
   build({ ...common, entryPoints: ['src/webview/main.ts'], outfile: 'dist/webview/main.js', platform: 'browser', format: 'iife' }),
   build({ ...common, entryPoints: ['src/webview/instance/main.ts'], outfile: 'dist/webview/instance.js', platform: 'browser', format: 'iife' }),
+  build({ ...common, entryPoints: ['src/webview/leaderboard/main.ts'], outfile: 'dist/webview/leaderboard.js', platform: 'browser', format: 'iife' }),
   build({ ...node, entryPoints: ['test/integration/runner.ts'], outfile: 'dist/test/runner.js', external: ['vscode'] }),
 ]);
 chmodSync('dist/cli.js', 0o755);

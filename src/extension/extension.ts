@@ -4,6 +4,9 @@ import { registerAuditCommands } from './audit/auditCommands';
 import { registerAuditReports } from './audit/auditReports';
 import { AuditController } from './audit/auditController';
 import { RemovalsTreeProvider } from './audit/removalsTree';
+import { registerCompare } from './compare/compareCommands';
+import { registerLeaderboard } from './leaderboard/leaderboardController';
+import { registerLinks } from './links';
 import { buildScoresState } from './scoresState';
 import { CoreRegionCodeLensProvider } from './codeLens';
 import { registerCommands, type Timings } from './commands';
@@ -133,6 +136,9 @@ export function activate(context: vscode.ExtensionContext): InspectorApi | undef
     ...registerCommands({ store, loader, decorations, instancesTree, timings, whenLoaded }),
     ...registerAuditCommands({ store, audit, instancesTree, whenLoaded }),
     ...registerAuditReports({ store, audit, whenLoaded }),
+    ...registerCompare({ store, decorations }),
+    ...registerLeaderboard({ store, instancesTree, extensionUri: context.extensionUri, log: (line) => output.warn(line), whenLoaded }),
+    ...registerLinks({ store, loader, whenLoaded, log: (line) => output.warn(line) }),
   ]) {
     context.subscriptions.push(disposable);
   }

@@ -12,28 +12,13 @@ import * as vscode from 'vscode';
 import { applyRemovals, explainInstance, officialMetrics, prepareInstance } from '../../src/core';
 import type { InspectorApi } from '../../src/extension/extension';
 import { buildScoresState } from '../../src/extension/scoresState';
+import { compareCases } from './compareCases';
+import { leaderboardCases } from './leaderboardCases';
+import { linkCases } from './linkCases';
+import { scaleCases } from './scaleCases';
+import { median, timings, until, type Case } from './support';
 
 const EXTENSION_ID = 'swe-explore.swe-explore-inspector';
-
-interface Case {
-  readonly name: string;
-  readonly run: (api: InspectorApi) => Promise<void>;
-}
-
-const timings: Record<string, number> = {};
-
-function median(values: number[]): number {
-  const sorted = [...values].sort((a, b) => a - b);
-  return sorted[Math.floor(sorted.length / 2)] ?? 0;
-}
-
-async function until(condition: () => boolean, what: string, timeoutMs = 20000): Promise<void> {
-  const started = Date.now();
-  while (!condition()) {
-    if (Date.now() - started > timeoutMs) throw new Error(`timed out waiting for ${what}`);
-    await new Promise((resolve) => setTimeout(resolve, 25));
-  }
-}
 
 /** A bench with one instance whose files have 20k lines, for the latency targets. */
 function writeLargeWorkspace(): string {
@@ -107,7 +92,7 @@ function writeTenMegabyteBench(): string {
   return path.join(root, 'bench.jsonl');
 }
 
-const cases: Case[] = [
+const baseCases: Case[] = [
   {
     name: 'commands are registered',
     run: async () => {
@@ -506,6 +491,9 @@ const cases: Case[] = [
     },
   },
 ];
+
+/** Cheap cases first; the scale case last, since it replaces the loaded workspace. */
+const cases: Case[] = [...baseCases, ...compareCases, ...leaderboardCases, ...linkCases, ...scaleCases];
 
 export async function run(): Promise<void> {
   const extension = vscode.extensions.getExtension<InspectorApi>(EXTENSION_ID);

@@ -1,0 +1,2 @@
+/** The Leaderboard webview bundle. */
+export {};

@@ -1,0 +1,4 @@
+/** Deep links (URI handler, Copy Link) and added prediction runs. */
+import type { Case } from './support';
+
+export const linkCases: Case[] = [];

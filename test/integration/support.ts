@@ -1,0 +1,23 @@
+/** What every integration case file shares: the case shape, the timing sink and waiting helpers. */
+import type { InspectorApi } from '../../src/extension/extension';
+
+export interface Case {
+  readonly name: string;
+  readonly run: (api: InspectorApi) => Promise<void>;
+}
+
+/** Figures printed as `[timing] name: ms` after the run. */
+export const timings: Record<string, number> = {};
+
+export function median(values: number[]): number {
+  const sorted = [...values].sort((a, b) => a - b);
+  return sorted[Math.floor(sorted.length / 2)] ?? 0;
+}
+
+export async function until(condition: () => boolean, what: string, timeoutMs = 20000): Promise<void> {
+  const started = Date.now();
+  while (!condition()) {
+    if (Date.now() - started > timeoutMs) throw new Error(`timed out waiting for ${what}`);
+    await new Promise((resolve) => setTimeout(resolve, 25));
+  }
+}
