@@ -1,0 +1,2 @@
+// Browser checks: Deep links and added runs. Same shape as checks.mjs (helpers in support.mjs).
+export const linkChecks = [];
