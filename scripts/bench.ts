@@ -9,7 +9,9 @@
  *   (c) worst case: one instance with 2,000 predictions over 50k-line files;
  *   (d) the longest event-loop stall while the extension's load path reads a 256 MB bench;
  *   (e) `audit-impact` on 848 × 20 with 2,000 random core removals; (f) provenance of a 20k-line
- *       file read by thousands of steps (see ./bench-audit.ts).
+ *       file read by thousands of steps (see ./bench-audit.ts);
+ *   (g) 848 × 20 through the extension's data path: load, counts + macros, miss anatomy, leaderboard
+ *       (see ./bench-scale.ts).
  * Build first (`npm run build`): (b) runs dist/cli.js as a user would.
  */
 import { execFileSync, spawnSync } from 'node:child_process';
@@ -21,6 +23,7 @@ import { readBenchFile, readPredictionFile } from '../src/data/jsonl';
 import { readLineCountsFile } from '../src/data/lineCountsFile';
 import { toGroundTruth, toRegions } from '../src/data/records';
 import { benchAuditImpact, benchProvenance } from './bench-audit';
+import { benchScale } from './bench-scale';
 import { generateSyntheticWorkspace } from './gen-synthetic';
 import { measureLoadStall, writeLargeBench } from './load-stall';
 
@@ -193,6 +196,10 @@ async function main(): Promise<void> {
   console.log('');
   await benchAuditImpact(WORK);
   benchProvenance();
+
+  // (g)
+  console.log('');
+  await benchScale(WORK);
 
   // The packaged extension is built with --production (minified); measure that build.
   const packaged = path.join(WORK, 'extension.production.js');

@@ -13,7 +13,7 @@ Usage:
   swe-explore score --bench B.jsonl --preds P.jsonl [--preds Q.jsonl …] [--repos DIR]
                     [--line-counts COUNTS.json] [--profile official|snapshot] [--k 5]
                     [--budgets 100,300,500] [--format table|json|csv] [--keep-empty-core]
-                    [--group-by repo]
+                    [--group-by repo] [--transcripts DIR …]
   swe-explore validate --bench B.jsonl [--preds P.jsonl …] [--repos DIR] [--line-counts COUNTS.json]
   ${EXPORT_USAGE.trimEnd().split('\n').join('\n  ')}
   ${AUDIT_IMPACT_USAGE.trimEnd().split('\n').join('\n  ')}
@@ -28,6 +28,8 @@ validate  every problem as file:line: severity: message; exit 1 if any is an err
 Line counts (for end -1 and negative starts): --line-counts FILE, else line_counts.json beside the
 bench when present, first; the instance's snapshot files for the paths it does not list. An explorer
 name found in several --preds files becomes one explorer per file, labelled "name (file)".
+--transcripts DIR: a folder of agent answers with a RELEVANT_FILES: block, <instance_id>.txt|.md|.log
+(or <instance_id>/<file> one level down), read as one explorer named after the folder.
 `;
 
 /** A user-facing failure: printed as one line, never as a stack trace. */
@@ -69,6 +71,7 @@ async function main(argv: string[]): Promise<number> {
       options: {
         bench: { type: 'string' },
         preds: { type: 'string', multiple: true },
+        transcripts: { type: 'string', multiple: true },
         repos: { type: 'string' },
         'line-counts': { type: 'string' },
         profile: { type: 'string', default: 'official' },
@@ -103,7 +106,7 @@ async function main(argv: string[]): Promise<number> {
   }
   if (command !== 'score') throw new UsageError(`unknown command "${command}" (try --help)`);
 
-  if ((values.preds ?? []).length === 0) throw new UsageError('score needs at least one --preds file');
+  if ((values.preds ?? []).length === 0 && (values.transcripts ?? []).length === 0) throw new UsageError('score needs at least one --preds file or --transcripts folder');
   const format = values.format as OutputFormat;
   if (!['table', 'json', 'csv'].includes(format)) throw new UsageError(`--format must be table, json or csv, got "${values.format}"`);
   const groupBy = values['group-by'];
@@ -115,6 +118,7 @@ async function main(argv: string[]): Promise<number> {
   const result = await scoreWorkspace({
     benchFile: values.bench,
     predictionFiles: values.preds ?? [],
+    transcriptFolders: values.transcripts ?? [],
     ...(values.repos === undefined ? {} : { reposRoot: values.repos }),
     ...(values['line-counts'] === undefined ? {} : { lineCountsFile: values['line-counts'] }),
     profile: profile as Profile,

@@ -8,7 +8,7 @@ import { MISS_CATEGORIES, PROFILES, type MissCounts } from '../core';
 import { formatProblem, hasErrors, LineCountCache, loadWorkspace, missesOfWorkspaceModel, sortProblems, type MissesResult, type Problem } from '../data';
 import { csvNumberCell, csvTextCell, escapeForTerminal, jsonForTerminal } from '../shared/escape';
 
-export const MISSES_USAGE = `swe-explore misses --bench B.jsonl --preds P.jsonl [--preds Q.jsonl …] [--budget 500] [--k 5]
+export const MISSES_USAGE = `swe-explore misses --bench B.jsonl --preds P.jsonl [--preds Q.jsonl …] [--transcripts DIR …] [--budget 500] [--k 5]
           [--profile official|snapshot] [--repos DIR | --line-counts COUNTS.json] [--format json|table|csv]
           every core line of each scored row in one category at budget B: hit, beyond_budget,
           path_mismatch, inverted, wrong_region, file_not_predicted (first that applies); then
@@ -45,6 +45,7 @@ async function misses(argv: string[]): Promise<number> {
       options: {
         bench: { type: 'string' },
         preds: { type: 'string', multiple: true },
+        transcripts: { type: 'string', multiple: true },
         repos: { type: 'string' },
         'line-counts': { type: 'string' },
         profile: { type: 'string', default: 'official' },
@@ -60,7 +61,8 @@ async function misses(argv: string[]): Promise<number> {
   }
   if (values.bench === undefined) throw new MissesUsageError('--bench is required');
   const predictionFiles = values.preds ?? [];
-  if (predictionFiles.length === 0) throw new MissesUsageError('misses needs at least one --preds file');
+  const transcriptFolders = values.transcripts ?? [];
+  if (predictionFiles.length === 0 && transcriptFolders.length === 0) throw new MissesUsageError('misses needs at least one --preds file or --transcripts folder');
   const profile = PROFILES.find((p) => p === values.profile);
   if (profile === undefined) throw new MissesUsageError(`--profile must be official or snapshot, got ${JSON.stringify(values.profile)}`);
   const format = values.format;
@@ -71,9 +73,11 @@ async function misses(argv: string[]): Promise<number> {
   const model = await loadWorkspace({
     benchFile: values.bench,
     predictionFiles,
+    transcriptFolders,
     ...(values.repos === undefined ? {} : { reposRoot: values.repos }),
     ...(values['line-counts'] === undefined ? {} : { lineCountsFile: values['line-counts'] }),
-    locateSnapshots: 'when-needed',
+    // Transcripts are parsed against their instance's snapshot, so snapshots are located up front then.
+    ...(transcriptFolders.length === 0 ? { locateSnapshots: 'when-needed' as const } : {}),
   });
   const result = await missesOfWorkspaceModel(model, { profile, k, budget }, new LineCountCache());
   const problems: Problem[] = [];

@@ -9,6 +9,8 @@ export type GroupBy = 'repo';
 export interface ScoreOptions {
   readonly benchFile: string;
   readonly predictionFiles: readonly string[];
+  /** Folders of agent transcripts (`RELEVANT_FILES:` answers), one explorer each. */
+  readonly transcriptFolders?: readonly string[];
   /** Folder `repo_dir` is resolved against; default: the bench file's folder. */
   readonly reposRoot?: string;
   /** `{instance_id: {path: count}}`; default: `line_counts.json` beside the bench, when present. */
@@ -30,9 +32,11 @@ export async function scoreWorkspace(options: ScoreOptions): Promise<ScoreResult
   const model = await loadWorkspace({
     benchFile: options.benchFile,
     predictionFiles: options.predictionFiles,
+    transcriptFolders: options.transcriptFolders ?? [],
     ...(options.reposRoot === undefined ? {} : { reposRoot: options.reposRoot }),
     ...(options.lineCountsFile === undefined ? {} : { lineCountsFile: options.lineCountsFile }),
-    locateSnapshots: 'when-needed',
+    // Transcripts are parsed against their instance's snapshot, so snapshots are located up front then.
+    ...((options.transcriptFolders ?? []).length === 0 ? { locateSnapshots: 'when-needed' as const } : {}),
   });
   const result = await scoreWorkspaceModel(model, options, new LineCountCache());
   const problems: Problem[] = [];

@@ -11,3 +11,4 @@ export * from './patch';
 export * from './auditImpact';
 export * from './missAnatomy';
 export * from './instanceQuery';
+export * from './compareReach';

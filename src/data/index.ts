@@ -6,6 +6,7 @@
 export * from './audit';
 export * from './concurrency';
 export * from './jsonl';
+export * from './leaderboard';
 export * from './lineCounts';
 export * from './lineCountsFile';
 export * from './misses';
@@ -13,6 +14,8 @@ export * from './paths';
 export * from './problems';
 export * from './records';
 export * from './scoring';
+export * from './transcripts';
 export * from './validate';
 export * from './workspace';
 export type { BenchRecord, PredictionRow, ReadStep, RegionRecord } from './schemas';
+export { createYielder, nextTurn } from './cooperative';

@@ -24,6 +24,7 @@ import { readLineCountsFile } from './lineCountsFile';
 import { locateSnapshot, RESOLVE_FAILURE_TEXT, type ResolveFailure } from './paths';
 import { sortProblems, type Problem } from './problems';
 import { toGroundTruth, toRegions } from './records';
+import { readTranscriptFolder, type TranscriptRun } from './transcripts';
 import type { BenchRecord, PredictionRow } from './schemas';
 import { validateData } from './validate';
 
@@ -38,6 +39,11 @@ export interface WorkspaceSources {
   readonly reposRoot?: string;
   /** `{instance_id: {path: count}}`; default: `line_counts.json` beside the bench, when present. */
   readonly lineCountsFile?: string;
+  /**
+   * Folders of agent transcripts, one explorer each (the folder's name), listed after the
+   * prediction files' explorers; see `transcripts.ts` for the layout.
+   */
+  readonly transcriptFolders?: readonly string[];
   /** How plain-text agent answers among the prediction files are read. */
   readonly predictionOptions?: PredictionReadOptions;
   /**
@@ -161,18 +167,28 @@ export async function loadWorkspace(sources: WorkspaceSources): Promise<Workspac
     });
   });
 
+  // Transcripts are parsed against their instance's snapshot, so they are read after the bench.
+  const transcripts: TranscriptRun[] = [];
+  for (const folder of sources.transcriptFolders ?? []) {
+    signal?.throwIfAborted();
+    transcripts.push(await readTranscriptFolder(folder, instances, signal));
+  }
   for (const { problems: fileProblems } of predictionItems) appendAll(problems, fileProblems);
+  for (const { problems: folderProblems } of transcripts) appendAll(problems, folderProblems);
   if (lineCounts !== undefined) appendAll(problems, lineCounts.problems);
+  // A transcript folder is one explorer (labelled like a prediction file, by the folder), while
+  // the data checks see each transcript as its own file so their problems land in it.
+  const runs = [...predictionItems.map(({ file, rows }) => ({ file, rows })), ...transcripts.map((t) => ({ file: t.folder, rows: t.files.flatMap((f) => f.rows) }))];
   return {
     benchFile,
     reposRoot,
     lineCountsFile: lineCounts?.file,
     instances,
-    explorers: explorerRuns(predictionItems, benchDir),
+    explorers: explorerRuns(runs, benchDir),
     precomputedCounts: lineCounts?.counts ?? new Map(),
     problems,
     benchItems: bench.items,
-    predictionItems: predictionItems.map(({ file, rows }) => ({ file, rows })),
+    predictionItems: [...predictionItems.map(({ file, rows }) => ({ file, rows })), ...transcripts.flatMap((t) => t.files)],
   };
 }
 

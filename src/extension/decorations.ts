@@ -1,6 +1,9 @@
 import * as vscode from 'vscode';
 import { Disposable } from './lifecycle';
-import { EMPTY_SET, lineSetUnion, normalize, subtract, type IntervalSet, type LineSet } from '../core';
+import { EMPTY_SET, lineSetUnion, normalisePredictedPath, normalize, resolveRegion, subtract, type IntervalSet, type LineSet, type MissCategory } from '../core';
+import { repoPathOf } from '../data';
+import { escapeForTerminal } from '../shared/escape';
+import { compareOf, compareLabels, type CompareLayer } from './compare/compareView';
 import { lineRange } from './ranges';
 import { readLayerSettings, type LayerSettings } from './settings';
 import { provenanceOf } from './provenanceView';
@@ -31,7 +34,9 @@ function createDecorationTypes(): Record<
   | 'consensus'
   | 'consensusLabel'
   | 'promoted'
-  | 'promotedLabel',
+  | 'promotedLabel'
+  | CompareLayer
+  | `${CompareLayer}Label`,
   vscode.TextEditorDecorationType
 > {
   const create = vscode.window.createTextEditorDecorationType;
@@ -125,7 +130,32 @@ function createDecorationTypes(): Record<
     promotedLabel: create({
       after: { color: color('promotedForeground'), margin: '0 0 0 2em' },
     }),
+    // Compare mode: a tint per set, an overview-ruler mark (A left, B right, both centre, neither
+    // across) and a glyph label (◧ ◨ ■ □) on each run, so the sets differ without colour too.
+    compareOnlyA: compareType('OnlyA', vscode.OverviewRulerLane.Left),
+    compareOnlyALabel: compareLabelType('OnlyA'),
+    compareOnlyB: compareType('OnlyB', vscode.OverviewRulerLane.Right),
+    compareOnlyBLabel: compareLabelType('OnlyB'),
+    compareBoth: compareType('Both', vscode.OverviewRulerLane.Center),
+    compareBothLabel: compareLabelType('Both'),
+    compareNeither: compareType('Neither', vscode.OverviewRulerLane.Full),
+    compareNeitherLabel: compareLabelType('Neither'),
   };
+}
+
+function compareType(kind: string, lane: vscode.OverviewRulerLane): vscode.TextEditorDecorationType {
+  return vscode.window.createTextEditorDecorationType({
+    isWholeLine: true,
+    backgroundColor: color(`compare${kind}Background`),
+    overviewRulerColor: color(`compare${kind}Foreground`),
+    overviewRulerLane: lane,
+  });
+}
+
+function compareLabelType(kind: string): vscode.TextEditorDecorationType {
+  return vscode.window.createTextEditorDecorationType({
+    after: { color: color(`compare${kind}Foreground`), margin: '0 0 0 2em', fontWeight: 'bold' },
+  });
 }
 
 type DecorationTypes = ReturnType<typeof createDecorationTypes>;
@@ -201,18 +231,36 @@ export class DecorationController extends Disposable {
     const inBudget = lines.inBudget.get(path) ?? EMPTY_SET;
     const missed = lines.missed.get(path);
     const patch = view.patchLines.get(path);
+    // Compare mode replaces the single-explorer layers on core lines (core, predictions, badges,
+    // missed, provenance): the four compare sets cover every core line, and tints on tints blur.
+    const single = view.compared === undefined;
 
-    set('core', ranges(lines.core.get(path), layers.core));
+    set('core', ranges(lines.core.get(path), layers.core && single));
     set('optional', ranges(optional.get(path), layers.optional));
-    set('inBudget', ranges(inBudget, layers.predictions));
-    set('overBudget', ranges(subtract(predicted, inBudget), layers.predictions));
-    set('missed', ranges(missed, layers.missed));
-    set('missedLabel', layers.missed ? labels(editor, missed, (s, e) => `◌ missed core: ${e - s + 1} line${e === s ? '' : 's'} not reached within B=${view.explanation.budget}`) : []);
+    set('inBudget', ranges(inBudget, layers.predictions && single));
+    set('overBudget', ranges(subtract(predicted, inBudget), layers.predictions && single));
+    set('missed', ranges(missed, layers.missed && single));
+    set('missedLabel', layers.missed && single ? visibleLabels(editor, missedSpanLabels(view, path)) : []);
     set('patch', ranges(patch, layers.patch));
     set('patchLabel', layers.patch ? labels(editor, patch, () => '± gold patch edits here') : []);
-    set('badge', layers.predictions ? this.badges(editor, view, path) : []);
+    set('badge', layers.predictions && single ? this.badges(editor, view, path) : []);
     this.paintRemovals(editor, view, path, set);
-    this.paintProvenance(editor, view, path, layers, set);
+    this.paintProvenance(editor, view, path, single ? layers : { ...layers, consensus: false, promoted: false }, set);
+    this.paintCompare(editor, view, path, set);
+  }
+
+  /** The four compare sets on this file, each run labelled; empty layers when not comparing. */
+  private paintCompare(editor: vscode.TextEditor, view: InstanceView, path: string, set: (layer: LayerName, decorations: readonly (vscode.Range | vscode.DecorationOptions)[]) => void): void {
+    const compare = compareOf(view);
+    const texts = compareLabels(view);
+    for (const layer of ['compareOnlyA', 'compareOnlyB', 'compareBoth', 'compareNeither'] as const) {
+      const lines = compare?.[compareKey[layer]].get(path);
+      set(
+        layer,
+        (lines ?? []).filter(([s]) => s <= editor.document.lineCount).map(([s, e]) => lineRange(s, e, editor.document)),
+      );
+      set(`${layer}Label`, texts === undefined ? [] : labels(editor, lines, () => texts[layer]));
+    }
   }
 
   /** Consensus (read by every trajectory) and promoted (read by fewer) core lines, each run labelled. */
@@ -304,6 +352,110 @@ export class DecorationController extends Disposable {
       renderOptions: { after: { contentText: `  ${texts.join('  ')}` } },
     }));
   }
+}
+
+const compareKey = { compareOnlyA: 'onlyA', compareOnlyB: 'onlyB', compareBoth: 'both', compareNeither: 'neither' } as const;
+
+/** Longest after-text label; data text (paths) inside it is capped shorter still. */
+const MAX_LABEL = 120;
+const MAX_DATA_IN_LABEL = 60;
+
+/**
+ * Data text made fit for a decoration's after-text: it is plain text (no Markdown), but a control,
+ * line-separator or bidi character would break or reorder the line, so those show as escapes.
+ */
+export function plainLabel(text: string, max = MAX_LABEL): string {
+  const safe = escapeForTerminal(text);
+  return safe.length <= max ? safe : `${safe.slice(0, max - 1)}…`;
+}
+
+/** One run of missed core lines of a single miss category, with its sentence. */
+export interface MissedSpanLabel {
+  readonly start: number;
+  readonly end: number;
+  readonly category: Exclude<MissCategory, 'hit'>;
+  /** `◌ missed core · <category>: …`, ready for an after-text (already made plain). */
+  readonly text: string;
+}
+
+const MISSED_CATEGORIES = ['beyond_budget', 'path_mismatch', 'inverted', 'wrong_region', 'file_not_predicted'] as const;
+
+/**
+ * The missed core lines of a file split at category boundaries (the miss anatomy's spans), in line
+ * order, each with the sentence that says why it was missed.
+ */
+export function missedSpanLabels(view: InstanceView, path: string): MissedSpanLabel[] {
+  const out: MissedSpanLabel[] = [];
+  for (const category of MISSED_CATEGORIES) {
+    for (const [start, end] of view.anatomy.spans[category].get(path) ?? EMPTY_SET) {
+      out.push({ start, end, category, text: plainLabel(`◌ missed core · ${missReason(view, path, category, start, end)}`) });
+    }
+  }
+  return out.sort((a, b) => a.start - b.start);
+}
+
+/** The category sentence of a missed core line (for the hover), or undefined when it is not missed. */
+export function missedLineSentence(view: InstanceView, path: string, line: number): string | undefined {
+  for (const category of MISSED_CATEGORIES) {
+    for (const [start, end] of view.anatomy.spans[category].get(path) ?? EMPTY_SET) {
+      if (start <= line && line <= end) return `Missed core line · ${missReason(view, path, category, start, end)}`;
+    }
+  }
+  return undefined;
+}
+
+/** `<category>: <n> lines <why>` for one run of missed core lines. */
+function missReason(view: InstanceView, path: string, category: Exclude<MissCategory, 'hit'>, start: number, end: number): string {
+  const n = end - start + 1;
+  const count = `${n} line${n === 1 ? '' : 's'}`;
+  const budget = view.explanation.budget;
+  const overlaps = (s: number, e: number): boolean => s <= end && start <= e;
+  const ranks = (list: number[]): string =>
+    list.length <= 3
+      ? list.map((r) => `#${r}`).join(', ')
+      : `${list
+          .slice(0, 3)
+          .map((r) => `#${r}`)
+          .join(', ')}, …`;
+  const predictions = view.explanation.predictions;
+  switch (category) {
+    case 'beyond_budget': {
+      const covering = predictions.filter((p) => p.region.path === path && p.resolution.kind === 'resolved' && overlaps(p.resolution.start, p.resolution.end)).map((p) => p.rank);
+      return `beyond budget: ${count} (covered by ${covering.length > 0 ? ranks(covering) : 'a prediction'} after B=${budget} ran out)`;
+    }
+    case 'path_mismatch': {
+      const repoPath = repoPathOf(view.instance);
+      const target = normalisePredictedPath(path, repoPath);
+      const lineCount = view.prepared.evaluatorLineCount(path);
+      const match = predictions.find((p) => {
+        if (p.region.path === path || normalisePredictedPath(p.region.path, repoPath) !== target) return false;
+        const r = resolveRegion(p.region, lineCount);
+        return r.kind === 'resolved' && overlaps(r.start, r.end);
+      });
+      const named = match === undefined ? '' : ` predicted as ‘${plainLabel(match.region.path, MAX_DATA_IN_LABEL)}’ (#${match.rank})`;
+      return `path mismatch: ${count}${named}`;
+    }
+    case 'inverted': {
+      const inverted = predictions.filter((p) => p.region.path === path && p.region.start > p.region.end && p.region.end >= 1 && overlaps(p.region.end, p.region.start)).map((p) => p.rank);
+      return `inverted range${inverted.length > 0 ? ` ${ranks(inverted)}` : ''}: ${count} (start > end, so it reads nothing)`;
+    }
+    case 'wrong_region': {
+      const span = view.anatomy.wrongRegion.find((w) => w.path === path && w.start === start);
+      const nearest = span?.nearest;
+      const where =
+        nearest === undefined || nearest === null
+          ? 'no prediction on this file has a usable range'
+          : `nearest prediction #${nearest.rank} ${nearest.side === 'above' ? 'ends' : 'starts'} ${nearest.distance} line${nearest.distance === 1 ? '' : 's'} ${nearest.side}`;
+      return `file predicted, wrong lines: ${count} — ${where}`;
+    }
+    case 'file_not_predicted':
+      return `file not predicted: ${count}`;
+  }
+}
+
+/** Labels whose first line lies inside the document. */
+function visibleLabels(editor: vscode.TextEditor, spans: readonly MissedSpanLabel[]): vscode.DecorationOptions[] {
+  return spans.filter((s) => s.start <= editor.document.lineCount).map((s) => ({ range: lineRange(s.start, s.start, editor.document), renderOptions: { after: { contentText: s.text } } }));
 }
 
 /** A label (after-text) on the first line of each span. */

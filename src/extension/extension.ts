@@ -5,8 +5,8 @@ import { registerAuditReports } from './audit/auditReports';
 import { AuditController } from './audit/auditController';
 import { RemovalsTreeProvider } from './audit/removalsTree';
 import { registerCompare } from './compare/compareCommands';
-import { registerLeaderboard } from './leaderboard/leaderboardController';
-import { registerLinks } from './links';
+import { registerLeaderboard, type LeaderboardController } from './leaderboard/leaderboardController';
+import { registerLinks, type LinkApi } from './links';
 import { buildScoresState } from './scoresState';
 import { CoreRegionCodeLensProvider } from './codeLens';
 import { registerCommands, type Timings } from './commands';
@@ -28,10 +28,15 @@ export interface InspectorApi {
   readonly store: Store;
   readonly loader: WorkspaceLoader;
   readonly decorations: DecorationController;
+  readonly instancesTree: InstancesTreeProvider;
   readonly leaveOneOut: LeaveOneOutController;
   readonly scoresView: ScoresViewProvider;
   readonly audit: AuditController;
   readonly timings: Timings;
+  /** The Leaderboard panel: the last state it posted and what the webview drew. */
+  readonly leaderboard: LeaderboardController;
+  /** Deep links followed as the URI handler does, and cleanup of added runs. */
+  readonly links: LinkApi;
   /** Resolves when the first load of the workspace data has finished. */
   readonly ready: Promise<void>;
   readonly activationMs: number;
@@ -73,6 +78,9 @@ export function activate(context: vscode.ExtensionContext): InspectorApi | undef
           break;
         case 'revealPrediction':
           void vscode.commands.executeCommand('sweExplore.revealRegion', { kind: 'prediction', rank: message.rank });
+          break;
+        case 'stopComparing':
+          store.select({ compareWith: undefined });
           break;
         case 'ready':
           break;
@@ -131,19 +139,21 @@ export function activate(context: vscode.ExtensionContext): InspectorApi | undef
   const ready = loader.load();
   void audit.refresh();
   const whenLoaded = (): Promise<void> => loader.whenLoaded();
+  const leaderboard = registerLeaderboard({ store, instancesTree, extensionUri: context.extensionUri, log: (line) => output.warn(line), whenLoaded });
+  const links = registerLinks({ store, loader, whenLoaded, log: (line) => output.warn(line), state: context.workspaceState });
   for (const disposable of [
     ...registerInstancePanel(store, context.extensionUri, (line) => output.warn(line)),
     ...registerCommands({ store, loader, decorations, instancesTree, timings, whenLoaded }),
     ...registerAuditCommands({ store, audit, instancesTree, whenLoaded }),
     ...registerAuditReports({ store, audit, whenLoaded }),
     ...registerCompare({ store, decorations }),
-    ...registerLeaderboard({ store, instancesTree, extensionUri: context.extensionUri, log: (line) => output.warn(line), whenLoaded }),
-    ...registerLinks({ store, loader, whenLoaded, log: (line) => output.warn(line) }),
+    leaderboard,
+    ...links.disposables,
   ]) {
     context.subscriptions.push(disposable);
   }
   if (context.extensionMode !== vscode.ExtensionMode.Test) return undefined;
-  return { store, loader, decorations, leaveOneOut, scoresView, audit, timings, ready, activationMs: performance.now() - started };
+  return { store, loader, decorations, instancesTree, leaveOneOut, scoresView, audit, timings, leaderboard, links: links.api, ready, activationMs: performance.now() - started };
 }
 
 export function deactivate(): void {

@@ -3,6 +3,8 @@ import { containsLine, EMPTY_SET } from '../core';
 import { resolveRegion } from '../core/resolve';
 import { escapeMarkdownText } from '../shared/escape';
 import { describeReaders } from '../core/provenance';
+import { compareLineText } from './compare/compareView';
+import { missedLineSentence } from './decorations';
 import { provenanceOf, trajectoryLabel } from './provenanceView';
 import { snapshotPathOf } from './snapshot';
 import type { Store } from './store';
@@ -46,9 +48,15 @@ export class LineHoverProvider implements vscode.HoverProvider {
     if (optionalModels.length > 0) layers.push(`optional (${optionalModels.join(', ')})`);
     if (containsLine(explanation.lines.inBudget.get(path) ?? EMPTY_SET, line)) layers.push(`predicted within B=${explanation.budget}`);
     else if (containsLine(explanation.lines.predicted.get(path) ?? EMPTY_SET, line)) layers.push(`predicted past B=${explanation.budget}`);
-    if (containsLine(explanation.lines.missed.get(path) ?? EMPTY_SET, line)) layers.push(`missed core line (no prediction reaches it within B=${explanation.budget})`);
+    const missed = containsLine(explanation.lines.missed.get(path) ?? EMPTY_SET, line);
+    if (missed) layers.push(`missed core line (no prediction reaches it within B=${explanation.budget})`);
     if (containsLine(view.patchLines.get(path) ?? EMPTY_SET, line)) layers.push('edited by the gold patch');
     bullet(`Layers: ${layers.length > 0 ? layers.join('; ') : 'none'}`);
+    // Why it was missed, in the same words as the line's missed-core label.
+    const sentence = missed ? missedLineSentence(view, path, line) : undefined;
+    if (sentence !== undefined) bullet(`◌ ${sentence}`);
+    const compared = compareLineText(view, path, line);
+    if (compared !== undefined) bullet(compared);
 
     for (const removal of view.removals) {
       if (removal.path !== path || line < removal.start || line > removal.end) continue;

@@ -5,7 +5,7 @@
  * something the current state shows (a patch file, a listed read step).
  */
 import * as vscode from 'vscode';
-import { describeMessage, webviewHtml } from './webviewHtml';
+import { describeMessage, webviewHtml, webviewOptions } from './webviewHtml';
 import { parseFromInstanceWebview, type InstanceState, type ToInstanceWebview } from '../shared/instanceProtocol';
 
 /** Webview panel type id (also what a serializer would register under). */
@@ -75,11 +75,7 @@ export class InstancePanel implements vscode.Disposable {
       INSTANCE_PANEL_VIEW_TYPE,
       'Instance',
       { viewColumn: vscode.ViewColumn.Beside, preserveFocus: true },
-      {
-        enableScripts: true,
-        enableFindWidget: true,
-        localResourceRoots: [vscode.Uri.joinPath(this.extensionUri, 'dist', 'webview'), vscode.Uri.joinPath(this.extensionUri, 'media')],
-      },
+      { ...webviewOptions(this.extensionUri), enableFindWidget: true },
     );
     this.panel = panel;
     this.ready = false;
@@ -135,7 +131,7 @@ export class InstancePanel implements vscode.Disposable {
   }
 
   private html(webview: vscode.Webview): string {
-    return webviewHtml(webview, this.extensionUri, { script: 'instance.js', style: 'instance.css', title: 'Instance', rootId: 'instance-root' });
+    return webviewHtml(webview, this.extensionUri, { script: 'instance.js', styles: ['common.css', 'instance.css'], title: 'Instance', rootId: 'instance-root' });
   }
 
   private disposePanelListeners(): void {

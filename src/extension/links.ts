@@ -1,16 +1,240 @@
 /** Deep links: the URI handler (`vscode://swe-explore.swe-explore-inspector/open?…`) and `sweExplore.copyLink`. */
-import type * as vscode from 'vscode';
+import * as vscode from 'vscode';
+import { OFFICIAL_METRIC_NAMES } from '../core';
+import { formatDeepLink, LINK_PATH, parseDeepLink, type LinkTarget } from '../core/deepLink';
+import { resolveInSnapshot, RESOLVE_FAILURE_TEXT } from '../data';
+import { safeNotificationText as safe } from '../shared/escape';
+import { registerAddPredictions } from './addPredictions';
 import type { WorkspaceLoader } from './loader';
-import type { Store } from './store';
+import { lineRange } from './ranges';
+import { snapshotPathOf } from './snapshot';
+import type { InstanceView, Store } from './store';
 
 export interface LinkServices {
   readonly store: Store;
   readonly loader: WorkspaceLoader;
   readonly whenLoaded: () => Promise<void>;
   readonly log: (line: string) => void;
+  /** Where added prediction runs are remembered (the workspace's state). */
+  readonly state: vscode.Memento;
 }
 
-export function registerLinks(services: LinkServices): vscode.Disposable[] {
-  void services;
-  return [];
+/** What following a link did: refused (with the message shown), or navigated (with the warnings shown). */
+export type LinkOutcome = { readonly ok: true; readonly warnings: readonly string[] } | { readonly ok: false; readonly message: string };
+
+/** The test API's part for links (integration tests cannot open `vscode://` URIs headless). */
+export interface LinkApi {
+  /** Follows a link exactly as the URI handler does. */
+  readonly handleLink: (uri: vscode.Uri) => Promise<LinkOutcome>;
+  /** Forgets the runs added with Add Predictions and reloads (tests clean up with it). */
+  readonly forgetAddedRuns: () => Promise<void>;
+}
+
+export interface LinkRegistration {
+  readonly disposables: vscode.Disposable[];
+  readonly api: LinkApi;
+}
+
+/** How long the "Copied link" status-bar message stays. */
+const COPIED_MESSAGE_MS = 5000;
+
+export function registerLinks(services: LinkServices): LinkRegistration {
+  const { store, whenLoaded, log } = services;
+  const added = registerAddPredictions(services);
+
+  const refuse = (message: string): LinkOutcome => {
+    log(`link refused: ${message}`);
+    void vscode.window.showErrorMessage(`SWE-Explore: link refused: ${safe(message)}.`);
+    return { ok: false, message };
+  };
+  const warn = (warnings: readonly string[]): void => {
+    if (warnings.length === 0) return;
+    log(`link: ${warnings.join('; ')}`);
+    void vscode.window.showWarningMessage(`SWE-Explore: ${safe(warnings.join('; '))}.`);
+  };
+
+  /** Follows a link: checks everything first, then only selects, opens and reveals. */
+  const handleLink = async (uri: vscode.Uri): Promise<LinkOutcome> => {
+    if (uri.path !== LINK_PATH) return refuse(`the link's path ${JSON.stringify(uri.path)} is not ${LINK_PATH}`);
+    const parsed = parseDeepLink(uri.query);
+    if (!parsed.ok) return refuse(parsed.message);
+    const target = parsed.target;
+    const warnings = [...parsed.warnings];
+    await whenLoaded();
+    const unknown: string[] = [];
+    if (target.instance !== undefined && !store.data.instances.has(target.instance)) unknown.push(`instance ${JSON.stringify(target.instance)}`);
+    for (const [what, name] of [
+      ['explorer', target.explorer],
+      ['compare explorer', target.compare],
+    ] as const) {
+      if (name !== undefined && !store.explorers.includes(name)) unknown.push(`${what} ${JSON.stringify(name)}`);
+    }
+    if (unknown.length > 0) return refuse(`the loaded data has no ${unknown.join(' and no ')}`);
+
+    if (target.view === 'leaderboard') {
+      select(store, target);
+      const metric = OFFICIAL_METRIC_NAMES.find((m) => m === target.metric);
+      if (target.metric !== undefined && metric === undefined) warnings.push(`unknown metric ${JSON.stringify(target.metric)} ignored`);
+      if (metric === undefined) await vscode.commands.executeCommand('sweExplore.showLeaderboard');
+      else await vscode.commands.executeCommand('sweExplore.showLeaderboard', { metric });
+      warn(warnings);
+      return { ok: true, warnings };
+    }
+
+    const instanceId = target.instance!;
+    // The file is resolved before anything moves, so a refused path leaves everything as it was.
+    let file: string | undefined;
+    if (target.path !== undefined) {
+      const root = store.data.instances.get(instanceId)!.snapshotRoot;
+      if (root === undefined) return refuse(`the snapshot of ${JSON.stringify(instanceId)} is missing or its repo_dir is refused`);
+      const resolved = await resolveInSnapshot(root, target.path);
+      if (!resolved.ok) return refuse(`${JSON.stringify(target.path)} ${RESOLVE_FAILURE_TEXT[resolved.reason]} (${JSON.stringify(instanceId)})`);
+      file = resolved.real;
+    }
+    select(store, target);
+    await vscode.commands.executeCommand('sweExplore.openInstance', instanceId);
+    if (file !== undefined) {
+      // Only the checked real path is opened (see resolveInSnapshot).
+      const document = await vscode.workspace.openTextDocument(vscode.Uri.file(file));
+      const line = target.line ?? 1;
+      const range = lineRange(line, line, document);
+      const editor = await vscode.window.showTextDocument(document, { preview: false, selection: new vscode.Selection(range.start, range.start) });
+      editor.revealRange(range, vscode.TextEditorRevealType.InCenterIfOutsideViewport);
+    }
+    warn(warnings);
+    return { ok: true, warnings };
+  };
+
+  const copyLink = async (arg?: unknown): Promise<string | undefined> => {
+    const target = linkTargetOf(store, arg);
+    if (target === undefined) {
+      void vscode.window.showInformationMessage('SWE-Explore: open an instance first; a link leads to an instance (or the leaderboard).');
+      return undefined;
+    }
+    const link = formatDeepLink(target);
+    // What is copied must be followable: check it the way the handler will.
+    const check = parseDeepLink(vscode.Uri.parse(link).query);
+    if (!check.ok) {
+      void vscode.window.showWarningMessage(`SWE-Explore: no link copied: ${safe(check.message)}.`);
+      return undefined;
+    }
+    await vscode.env.clipboard.writeText(link);
+    vscode.window.setStatusBarMessage(`Copied link to ${safe(describe(target))}`, COPIED_MESSAGE_MS);
+    return link;
+  };
+
+  return {
+    disposables: [
+      ...added.disposables,
+      vscode.window.registerUriHandler({
+        handleUri: (uri) =>
+          handleLink(uri).then(
+            () => undefined,
+            // Opening the file can still fail (permissions, a file removed meanwhile): say so in the log.
+            (error: unknown) => log(`link failed: ${error instanceof Error ? error.message : String(error)}`),
+          ),
+      }),
+      vscode.commands.registerCommand('sweExplore.copyLink', copyLink),
+    ],
+    api: { handleLink, forgetAddedRuns: added.forget },
+  };
+}
+
+/** Applies a link's explorer, budget and compare explorer (only those it names). */
+function select(store: Store, target: LinkTarget): void {
+  store.select({
+    ...(target.explorer === undefined ? {} : { explorer: target.explorer }),
+    ...(target.budget === undefined ? {} : { budget: target.budget }),
+    ...(target.compare === undefined ? {} : { compareWith: target.compare }),
+  });
+}
+
+/** "acme__x-1 · agent · B=500 · src/a.py:12", for the status-bar message. */
+function describe(target: LinkTarget): string {
+  if (target.view === 'leaderboard') return ['leaderboard', target.metric, target.explorer].filter((s) => s !== undefined).join(' · ');
+  const parts: string[] = [target.instance ?? ''];
+  if (target.explorer !== undefined) parts.push(target.compare === undefined ? target.explorer : `${target.explorer} vs ${target.compare}`);
+  if (target.budget !== undefined) parts.push(`B=${target.budget}`);
+  if (target.path !== undefined) parts.push(target.line === undefined ? target.path : `${target.path}:${target.line}`);
+  return parts.join(' · ');
+}
+
+function isRecord(value: unknown): value is Record<string, unknown> {
+  return typeof value === 'object' && value !== null && !Array.isArray(value);
+}
+
+function optionalString(value: unknown): string | undefined {
+  return typeof value === 'string' ? value : undefined;
+}
+
+function optionalInteger(value: unknown): number | undefined {
+  return typeof value === 'number' && Number.isSafeInteger(value) && value >= 1 ? value : undefined;
+}
+
+/** The current explorer, compare explorer and budget, as link fields. */
+function currentChoice(store: Store): Pick<LinkTarget, 'explorer' | 'compare' | 'budget'> {
+  const { explorer, compareWith, budget } = store.selection;
+  return { ...(explorer === undefined ? {} : { explorer }), ...(compareWith === undefined ? {} : { compare: compareWith }), budget };
+}
+
+/**
+ * What `sweExplore.copyLink` was asked to link to: an editor (no argument, or the document's URI
+ * from the editor context menu), an Instances tree item, a Regions tree item, or a plain object
+ * of link fields (the leaderboard passes `{ view: 'leaderboard', explorer, metric }`).
+ */
+function linkTargetOf(store: Store, arg: unknown): LinkTarget | undefined {
+  const selected = store.selection.instanceId;
+  if (arg === undefined || arg instanceof vscode.Uri) {
+    if (selected === undefined) return undefined;
+    const editor = vscode.window.activeTextEditor;
+    const uri = arg ?? editor?.document.uri;
+    const path = uri === undefined ? undefined : snapshotPathOf(store.view, uri);
+    const onEditor = editor !== undefined && uri !== undefined && editor.document.uri.toString() === uri.toString();
+    return { instance: selected, ...currentChoice(store), ...(path === undefined ? {} : { path, ...(onEditor ? { line: editor.selection.active.line + 1 } : {}) }) };
+  }
+  if (!isRecord(arg)) return undefined;
+  if (arg['kind'] === 'instance' && typeof arg['instanceId'] === 'string') return { instance: arg['instanceId'], ...currentChoice(store) };
+  if (arg['kind'] === 'leaf' && isRecord(arg['target'])) {
+    const view = store.view;
+    if (view === undefined || selected === undefined) return undefined;
+    const place = placeOfLeaf(view, arg['target']);
+    return { instance: selected, ...currentChoice(store), ...(place === undefined ? {} : place) };
+  }
+  if (arg['view'] === 'leaderboard') {
+    const explorer = optionalString(arg['explorer']);
+    const metric = optionalString(arg['metric']);
+    const budget = optionalInteger(arg['budget']);
+    return { view: 'leaderboard', ...(explorer === undefined ? {} : { explorer }), ...(metric === undefined ? {} : { metric }), ...(budget === undefined ? {} : { budget }) };
+  }
+  const instance = optionalString(arg['instance']) ?? selected;
+  if (instance === undefined) return undefined;
+  const explorer = optionalString(arg['explorer']);
+  const budget = optionalInteger(arg['budget']);
+  const path = optionalString(arg['path']);
+  const line = optionalInteger(arg['line']);
+  const current = currentChoice(store);
+  return {
+    instance,
+    ...current,
+    ...(explorer === undefined ? {} : { explorer }),
+    ...(budget === undefined ? {} : { budget }),
+    ...(path === undefined ? {} : { path, ...(line === undefined ? {} : { line }) }),
+  };
+}
+
+/** A Regions tree leaf's path and first line (the line its reveal lands on). */
+function placeOfLeaf(view: InstanceView, target: Record<string, unknown>): { path: string; line: number } | undefined {
+  const index = typeof target['index'] === 'number' ? target['index'] : -1;
+  const rank = typeof target['rank'] === 'number' ? target['rank'] : 0;
+  const entry =
+    target['kind'] === 'core'
+      ? view.explanation.coreRegions[index]
+      : target['kind'] === 'optional'
+        ? view.prepared.optionalRegions[index]
+        : target['kind'] === 'prediction'
+          ? view.explanation.predictions[rank - 1]
+          : undefined;
+  if (entry === undefined) return undefined;
+  const r = entry.resolution;
+  return { path: entry.region.path, line: r.kind === 'resolved' ? Math.max(1, Math.min(r.start, r.end)) : 1 };
 }

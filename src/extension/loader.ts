@@ -32,8 +32,16 @@ export class WorkspaceLoader extends Disposable {
   private latestLoad: Promise<void> = Promise.resolve();
   /** Resolves when the data checks of the latest load are done (tests wait for it). */
   private latestCheck: Promise<void> = Promise.resolve();
+  private latestCount: Promise<void> = Promise.resolve();
   /** Cancels the read of the load in progress when a newer one replaces it. */
   private loadAbort: AbortController | undefined;
+  /** Set when the user pressed Cancel on the loading notification (the failure that follows is no error). */
+  private cancelled = false;
+  /**
+   * Runs the user added (Add Predictions), read on every load after the found prediction files.
+   * Asked for when the files are read, so a provider set during activation covers the first load.
+   */
+  addedRuns: () => AddedRuns = () => NO_ADDED_RUNS;
 
   constructor(private readonly store: Store) {
     super();
@@ -64,6 +72,11 @@ export class WorkspaceLoader extends Disposable {
     return this.latestLoad;
   }
 
+  /** Resolves when the most recent load has counted every instance and scored its rows in the background. */
+  whenCounted(): Promise<void> {
+    return this.latestCount;
+  }
+
   /** Resolves when the most recent load's data checks have reached the Problems panel. */
   whenChecked(): Promise<void> {
     return this.latestCheck;
@@ -83,16 +96,31 @@ export class WorkspaceLoader extends Disposable {
       // Whatever failed, the views must leave "Loading…" and say why (in the Problems panel and
       // the Scores view, never as data text in a notification).
       if (generation !== this.generation) return;
-      const message = `loading the data failed: ${error instanceof Error ? error.message : String(error)}`;
+      const cancelled = this.cancelled;
+      this.cancelled = false;
+      const message = cancelled ? 'loading was cancelled; run "SWE-Explore: Reload Data" to load again' : `loading the data failed: ${error instanceof Error ? error.message : String(error)}`;
       this.store.setData({ ...EMPTY_WORKSPACE, problems: [{ file: this.store.data.benchFile ?? '', line: 0, severity: 'error', code: 'io-error', message }] });
       this.problemsChanged.fire(this.allProblems());
-      void vscode.window.showErrorMessage('SWE-Explore: loading the data failed; see the Problems panel.');
+      if (!cancelled) void vscode.window.showErrorMessage('SWE-Explore: loading the data failed; see the Problems panel.');
     }
   }
 
   private async read(generation: number, signal: AbortSignal): Promise<void> {
     const settings = readDataSettings();
-    const model = await vscode.window.withProgress({ location: { viewId: 'sweExplore.instances' }, title: 'Loading SWE-Explore data' }, () => readWorkspace(settings, signal));
+    const reading = readWorkspace(settings, signal, () => this.addedRuns());
+    void vscode.window.withProgress({ location: { viewId: 'sweExplore.instances' }, title: 'Loading SWE-Explore data' }, () => reading.catch(() => undefined));
+    // A load that takes a while (a full benchmark with many runs) also gets a notification with
+    // Cancel; quick reloads (a prediction file saved) stay quiet.
+    const slow = setTimeout(() => {
+      void vscode.window.withProgress({ location: vscode.ProgressLocation.Notification, title: 'SWE-Explore: loading the benchmark and its runs…', cancellable: true }, (_progress, token) => {
+        token.onCancellationRequested(() => {
+          if (generation === this.generation) this.cancelled = true;
+          this.loadAbort?.abort();
+        });
+        return reading.catch(() => undefined);
+      });
+    }, NOTIFY_AFTER_MS);
+    const model = await reading.finally(() => clearTimeout(slow));
     if (generation !== this.generation) return;
     this.cache.clear();
     this.checkProblems = [];
@@ -102,7 +130,7 @@ export class WorkspaceLoader extends Disposable {
     this.watch(settings, model.benchFile);
     const current = this.store.selection.instanceId;
     if (current !== undefined) await this.ensureLineCounts(current);
-    void this.countInBackground(generation);
+    this.latestCount = this.countInBackground(generation);
     this.latestCheck = this.check(generation, model);
   }
 
@@ -134,7 +162,13 @@ export class WorkspaceLoader extends Disposable {
   private async countInBackground(generation: number): Promise<void> {
     const pending = this.store.instanceIds.filter((id) => !this.store.hasLineCounts(id));
     for (let i = 0; i < pending.length && generation === this.generation; i += BACKGROUND_BATCH) {
-      await this.countInstances(pending.slice(i, i + BACKGROUND_BATCH), generation, i + BACKGROUND_BATCH >= pending.length);
+      const batch = pending.slice(i, i + BACKGROUND_BATCH);
+      const last = i + BACKGROUND_BATCH >= pending.length;
+      // Scores every explorer's rows of the batch in slices before the last batch says "complete",
+      // so the benchmark averages drawn then sum cached rows instead of blocking the host.
+      await this.countInstances(batch, generation, false);
+      await this.store.warmRows(batch, undefined, () => generation !== this.generation);
+      if (last && generation === this.generation) this.store.setLineCounts(new Map(), true);
     }
     if (pending.length === 0 && generation === this.generation) this.store.setLineCounts(new Map(), true);
   }
@@ -185,6 +219,17 @@ export class WorkspaceLoader extends Disposable {
   }
 }
 
+/** Prediction files and transcript folders added by the user, as absolute paths. */
+export interface AddedRuns {
+  readonly predictionFiles: readonly string[];
+  readonly transcriptFolders: readonly string[];
+}
+
+const NO_ADDED_RUNS: AddedRuns = { predictionFiles: [], transcriptFolders: [] };
+
+/** A load still running after this long shows a cancellable notification too. */
+const NOTIFY_AFTER_MS = 400;
+
 function resolveSetting(value: string): string | undefined {
   if (value === '') return undefined;
   if (path.isAbsolute(value)) return value;
@@ -202,9 +247,10 @@ async function findBenchFile(settings: DataSettings): Promise<string | undefined
 }
 
 /** Finds the files the settings point at and loads them through the shared workspace model. */
-async function readWorkspace(settings: DataSettings, signal: AbortSignal): Promise<WorkspaceModel> {
+async function readWorkspace(settings: DataSettings, signal: AbortSignal, addedRuns: () => AddedRuns): Promise<WorkspaceModel> {
   const benchFile = await findBenchFile(settings);
   if (benchFile === undefined) return EMPTY_WORKSPACE;
+  const added = addedRuns();
   const benchDir = path.dirname(benchFile);
   const predictionFiles = new Set<string>();
   for (const glob of settings.predictionGlobs) {
@@ -213,9 +259,12 @@ async function readWorkspace(settings: DataSettings, signal: AbortSignal): Promi
   }
   const reposRoot = resolveSetting(settings.reposRoot);
   const lineCountsFile = resolveSetting(settings.lineCountsFile);
+  const found = [...predictionFiles].sort();
+  const foundSet = new Set(found);
   return loadWorkspace({
     benchFile,
-    predictionFiles: [...predictionFiles].sort(),
+    predictionFiles: [...found, ...added.predictionFiles.filter((file) => !foundSet.has(file))],
+    transcriptFolders: added.transcriptFolders,
     ...(reposRoot === undefined ? {} : { reposRoot }),
     ...(lineCountsFile === undefined ? {} : { lineCountsFile }),
     signal,

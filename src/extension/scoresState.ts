@@ -1,9 +1,23 @@
 import { OFFICIAL_METRIC_NAMES, recallAtBudgets, type OfficialMetricName } from '../core';
+import type { MissAnatomy } from '../core/missAnatomy';
 import type { Resolution } from '../core/resolve';
-import { METRIC_INFO, type CurvePoint, type ExplorerComparison, type ExplorerMacroRow, type ScoresState } from '../shared/protocol';
-import type { Store } from './store';
+import {
+  ANATOMY_CATEGORIES,
+  METRIC_INFO,
+  type AnatomySummary,
+  type CompareSide,
+  type CompareState,
+  type CurvePoint,
+  type ExplorerComparison,
+  type ExplorerMacroRow,
+  type ScoresState,
+} from '../shared/protocol';
+import type { ExplorerOnInstance, InstanceView, Store } from './store';
 
 const CURVE_POINTS = 60;
+
+/** `wrong_region` spans listed under the anatomy bar; the rest are only counted. */
+const WRONG_REGION_SHOWN = 3;
 
 /** What the Scores webview shows, derived from the store (pure; no `vscode`). */
 export function buildScoresState(store: Store): ScoresState {
@@ -25,6 +39,8 @@ export function buildScoresState(store: Store): ScoresState {
     quirks: [],
     comparison: [],
     macros: macroRows(store),
+    anatomy: null,
+    compare: null,
   };
   if (store.loading) return { ...base, status: 'loading', message: 'Loading SWE-Explore data…' };
   const view = store.view;
@@ -37,7 +53,9 @@ export function buildScoresState(store: Store): ScoresState {
     return { ...base, status: 'empty', message };
   }
   const { explanation, prepared, original } = view;
-  const comparison: ExplorerComparison[] = store.explorers.flatMap((explorer) => {
+  const comparison: ExplorerComparison[] = store.explorers.flatMap((explorer): ExplorerComparison[] => {
+    // Without a row the explorer stays listed as missing; with one, it waits for the line counts.
+    if (!store.hasRow(view.instance.instanceId, explorer)) return [{ explorer, values: null }];
     const values = store.scoreOf(view.instance.instanceId, explorer);
     return values === undefined ? [] : [{ explorer, values }];
   });
@@ -83,6 +101,42 @@ export function buildScoresState(store: Store): ScoresState {
     })),
     quirks: explanation.quirks.map((q) => q.message),
     comparison,
+    anatomy: anatomySummary(view.anatomy),
+    compare: view.compared === undefined ? null : compareState(view, view.compared),
+  };
+}
+
+/** The anatomy as the webview shows it: six counts in the core's order and the first wrong-region spans. */
+export function anatomySummary(anatomy: MissAnatomy): AnatomySummary {
+  return {
+    budget: anatomy.budget,
+    coreLines: anatomy.coreLines,
+    categories: ANATOMY_CATEGORIES.map((category) => ({ category, lines: anatomy.counts[category] })),
+    wrongRegion: anatomy.wrongRegion.slice(0, WRONG_REGION_SHOWN).map(({ path, start, end, nearest }) => ({ path, start, end, nearest: nearest === null ? null : { ...nearest } })),
+    wrongRegionSpans: anatomy.wrongRegion.length,
+  };
+}
+
+/**
+ * A (the shown explorer, with any audit applied) against B on the same instance, budget and
+ * profile. A side without a row has null numbers: missing, not zero.
+ */
+function compareState(view: InstanceView, compared: ExplorerOnInstance): CompareState {
+  const side = (on: ExplorerOnInstance): CompareSide => ({
+    explorer: on.explorer ?? '',
+    hasRow: on.hasRow,
+    ndcgAtBudget: on.hasRow ? on.explanation.ndcg.ndcg : null,
+    recallAtBudget: on.hasRow ? on.explanation.recallAtBudget : null,
+    anatomy: on.hasRow ? anatomySummary(on.anatomy) : null,
+  });
+  return {
+    a: side(view),
+    b: side(compared),
+    metrics: OFFICIAL_METRIC_NAMES.map((name: OfficialMetricName) => {
+      const a = view.hasRow ? view.explanation.metrics[name] : null;
+      const b = compared.hasRow ? compared.explanation.metrics[name] : null;
+      return { name, label: METRIC_INFO[name].label, definition: METRIC_INFO[name].definition, a, b, delta: a === null || b === null ? null : b - a };
+    }),
   };
 }
 

@@ -3,8 +3,8 @@
  * ScoresState after its `ready` handshake, and forwards validated messages to the extension.
  */
 import { performance } from 'node:perf_hooks';
-import * as vscode from 'vscode';
-import { describeMessage, webviewHtml } from './webviewHtml';
+import type * as vscode from 'vscode';
+import { describeMessage, webviewHtml, webviewOptions } from './webviewHtml';
 import { parseFromWebview, type FromWebview, type ScoresState, type ToWebview } from '../shared/protocol';
 
 /** View id contributed under the SWE-Explore activity-bar container. */
@@ -44,10 +44,7 @@ export class ScoresViewProvider implements vscode.WebviewViewProvider, vscode.Di
     this.resolvedAt = performance.now();
 
     const webview = webviewView.webview;
-    webview.options = {
-      enableScripts: true,
-      localResourceRoots: [vscode.Uri.joinPath(this.extensionUri, 'dist', 'webview'), vscode.Uri.joinPath(this.extensionUri, 'media')],
-    };
+    webview.options = webviewOptions(this.extensionUri);
     this.viewDisposables.push(
       webview.onDidReceiveMessage((raw: unknown) => this.receive(raw)),
       webviewView.onDidDispose(() => {
@@ -103,7 +100,7 @@ export class ScoresViewProvider implements vscode.WebviewViewProvider, vscode.Di
   }
 
   private html(webview: vscode.Webview): string {
-    return webviewHtml(webview, this.extensionUri, { script: 'main.js', style: 'scores.css', title: 'Scores', rootId: 'scores-root', images: true });
+    return webviewHtml(webview, this.extensionUri, { script: 'main.js', styles: ['common.css', 'anatomy.css', 'scores.css'], title: 'Scores', rootId: 'scores-root', images: true });
   }
 
   private disposeViewListeners(): void {

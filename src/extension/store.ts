@@ -16,11 +16,35 @@ import {
   type Profile,
   type Region,
 } from '../core';
-import { EMPTY_WORKSPACE, isScored, metricFields, repoPathOf, scoreRows, toRemoval, type AuditFolder, type ExplorerSummary, type InstanceEntry, type RemoveEvent, type WorkspaceModel } from '../data';
+import {
+  createYielder,
+  EMPTY_WORKSPACE,
+  nextTurn,
+  forEachScoredRow,
+  isScored,
+  leaderboardAnatomy,
+  leaderboardScores,
+  metricFields,
+  repoPathOf,
+  rowAnatomy,
+  summarise,
+  toRemoval,
+  type AuditFolder,
+  type ExplorerSummary,
+  type InstanceEntry,
+  type Leaderboard,
+  type RemoveEvent,
+  type RowMissCounts,
+  type ScoredRow,
+  type WorkspaceModel,
+} from '../data';
 import { Emitter } from './emitter';
 import { Disposable } from './lifecycle';
 
 export type { InstanceEntry, PredictionEntry, WorkspaceModel } from '../data';
+
+/** Longest slice of background scoring before the event loop gets a turn. */
+const WARM_SLICE_MS = 8;
 
 export interface Selection {
   readonly instanceId: string | undefined;
@@ -150,11 +174,20 @@ export class Store extends Disposable {
   private loadingValue = false;
   private readonly lineCounts = new Map<string, ReadonlyMap<string, number>>();
   private viewCache: InstanceView | undefined;
-  private readonly scoreCache = new Map<string, OfficialMetrics>();
-  /** Resolved ground truth per instance and profile, shared by every explorer and budget. */
-  private readonly groundTruthCache = new Map<string, PreparedGroundTruth>();
+  /*
+   * Per-instance caches (instance id → …), so a change to some instances drops exactly their
+   * entries, and the benchmark-wide walks (17k rows) look rows up without building string keys.
+   */
+  /** Official metrics per explorer (top-k applied): the rows every average sums. */
+  private readonly scoreCache = new Map<string, Map<string, OfficialMetrics>>();
+  /** Miss anatomy per budget and explorer, for the leaderboard. */
+  private readonly anatomyCache = new Map<string, Map<number, Map<string, RowMissCounts>>>();
+  /** Resolved ground truth per profile, shared by every explorer and budget. */
+  private readonly groundTruthCache = new Map<string, Map<Profile, PreparedGroundTruth>>();
   private readonly patchLineCache = new Map<string, LineSet>();
   private macroCache: ReadonlyMap<string, ExplorerMacro> | undefined;
+  /** The leaderboard's scores, and its anatomy at `anatomy.budget`: a budget change recomputes the anatomy only. */
+  private leaderboardCache: { scores?: Leaderboard['scores']; anatomy?: { readonly budget: number; readonly value: Leaderboard['anatomy'] } } | undefined;
   private auditValue: AuditState = EMPTY_AUDIT;
 
   constructor(initial: Omit<Selection, 'instanceId' | 'explorer' | 'compareWith'>) {
@@ -218,10 +251,9 @@ export class Store extends Disposable {
       if (!sameRemovals(before.removalsByInstance.get(id), audit.removalsByInstance.get(id))) changed.add(id);
     }
     if (changed.size > 0) {
-      for (const cache of [this.scoreCache, this.groundTruthCache]) {
-        for (const key of cache.keys()) if (changed.has(key.slice(0, key.indexOf('\u0000')))) cache.delete(key);
-      }
+      this.forgetInstances(changed);
       this.macroCache = undefined;
+      this.leaderboardCache = undefined;
     }
     const id = this.selectionValue.instanceId;
     // Drift flags and accepts change what the open instance shows (hover, Removals tree), not its numbers.
@@ -262,7 +294,9 @@ export class Store extends Disposable {
     this.viewCache = undefined;
     if (changed.has('profile') || changed.has('topK')) {
       this.scoreCache.clear();
+      this.anatomyCache.clear();
       this.macroCache = undefined;
+      this.leaderboardCache = undefined;
     }
     this.changed.fire({ kind: 'selection', changed });
   }
@@ -283,12 +317,9 @@ export class Store extends Disposable {
     if (counts.size === 0 && !complete) return;
     for (const [instanceId, map] of counts) this.lineCounts.set(instanceId, map);
     if (counts.size > 0) {
-      // One pass over each cache, whatever the batch size.
-      const ids = new Set(counts.keys());
-      for (const cache of [this.scoreCache, this.groundTruthCache]) {
-        for (const key of cache.keys()) if (ids.has(key.slice(0, key.indexOf('\u0000')))) cache.delete(key);
-      }
+      this.forgetInstances(counts.keys());
       this.macroCache = undefined;
+      this.leaderboardCache = undefined;
     }
     const current = this.selectionValue.instanceId !== undefined && counts.has(this.selectionValue.instanceId);
     if (current) this.viewCache = undefined;
@@ -360,14 +391,79 @@ export class Store extends Disposable {
     const instance = this.dataValue.instances.get(instanceId);
     const counts = this.lineCounts.get(instanceId);
     if (instance === undefined || counts === undefined) return undefined;
-    const key = `${instanceId}\u0000${explorer}`;
-    let metrics = this.scoreCache.get(key);
+    return this.rowScore(instanceId, explorer, this.preparedGroundTruth(instance, this.selectionValue.profile));
+  }
+
+  /** A row's metrics on the (audited) prepared ground truth, memoised. */
+  private rowScore(instanceId: string, explorer: string, groundTruth: PreparedGroundTruth): OfficialMetrics {
+    let byExplorer = this.scoreCache.get(instanceId);
+    if (byExplorer === undefined) this.scoreCache.set(instanceId, (byExplorer = new Map()));
+    let metrics = byExplorer.get(explorer);
     if (metrics === undefined) {
-      const prepared = preparePredictions(this.preparedGroundTruth(instance, this.selectionValue.profile), this.predictionsFor(instanceId, explorer));
-      metrics = officialMetrics(prepared);
-      this.scoreCache.set(key, metrics);
+      metrics = officialMetrics(preparePredictions(groundTruth, this.predictionsFor(instanceId, explorer)));
+      byExplorer.set(explorer, metrics);
     }
     return metrics;
+  }
+
+  /** A row's miss anatomy at `budget`, memoised (the same numbers `swe-explore misses` prints). */
+  private rowAnatomyAt(instanceId: string, explorer: string, groundTruth: PreparedGroundTruth, entry: InstanceEntry, budget: number): RowMissCounts {
+    let byBudget = this.anatomyCache.get(instanceId);
+    if (byBudget === undefined) this.anatomyCache.set(instanceId, (byBudget = new Map()));
+    let byExplorer = byBudget.get(budget);
+    if (byExplorer === undefined) byBudget.set(budget, (byExplorer = new Map()));
+    let anatomy = byExplorer.get(explorer);
+    if (anatomy === undefined) {
+      const row = this.dataValue.explorers.get(explorer)?.rows.get(instanceId);
+      const full =
+        row === undefined ? missAnatomy(preparePredictions(groundTruth, []), budget, { repoPath: repoPathOf(entry) }) : rowAnatomy(groundTruth, row, entry, this.selectionValue.topK, budget);
+      // Only the counts are kept: 17k rows' spans would weigh on the heap (and GC) for nothing.
+      anatomy = { coreLines: full.coreLines, counts: full.counts };
+      byExplorer.set(explorer, anatomy);
+    }
+    return anatomy;
+  }
+
+  /** Drops every cached number of these instances (their counts or removals changed). */
+  private forgetInstances(instanceIds: Iterable<string>): void {
+    for (const id of instanceIds) {
+      this.scoreCache.delete(id);
+      this.anatomyCache.delete(id);
+      this.groundTruthCache.delete(id);
+    }
+  }
+
+  /** The rows the benchmark averages take part in: line counts known, audited core not empty. */
+  private readonly averagedGroundTruth = (entry: InstanceEntry): PreparedGroundTruth | undefined => {
+    if (!this.lineCounts.has(entry.instanceId)) return undefined;
+    const prepared = this.preparedGroundTruth(entry, this.selectionValue.profile);
+    // An instance whose core the audit emptied drops out, as `swe-explore audit-impact` drops it.
+    return prepared.coreRegions.length === 0 ? undefined : prepared;
+  };
+
+  /**
+   * Scores the rows of these instances ahead of time (and their miss anatomy at `anatomyBudget`),
+   * a slice at a time with event-loop turns in between, so that the benchmark-wide averages and the
+   * leaderboard later only sum cached values instead of blocking the extension host for a whole
+   * benchmark. Stops early when `stale()` says the data moved on.
+   */
+  async warmRows(instanceIds: Iterable<string>, anatomyBudget: number | undefined, stale: () => boolean): Promise<void> {
+    const pause = createYielder(WARM_SLICE_MS);
+    for (const instanceId of instanceIds) {
+      const entry = this.dataValue.instances.get(instanceId);
+      const groundTruth = entry === undefined ? undefined : this.averagedGroundTruth(entry);
+      if (entry === undefined || groundTruth === undefined) continue;
+      for (const [label, run] of this.dataValue.explorers) {
+        if (!run.rows.has(instanceId)) continue;
+        this.rowScore(instanceId, label, groundTruth);
+        if (anatomyBudget !== undefined) this.rowAnatomyAt(instanceId, label, groundTruth, entry, anatomyBudget);
+      }
+      const wait = pause();
+      if (wait !== undefined) {
+        await wait;
+        if (stale()) return;
+      }
+    }
   }
 
   /**
@@ -377,19 +473,12 @@ export class Store extends Disposable {
    */
   get macros(): ReadonlyMap<string, ExplorerMacro> {
     if (this.macroCache !== undefined) return this.macroCache;
-    const { profile, topK } = this.selectionValue;
-    const result = scoreRows(
-      this.dataValue,
-      (entry) => {
-        if (!this.lineCounts.has(entry.instanceId)) return undefined;
-        const prepared = this.preparedGroundTruth(entry, profile);
-        // An instance whose core the audit emptied drops out, as `swe-explore audit-impact` drops it.
-        return prepared.coreRegions.length === 0 ? undefined : prepared;
-      },
-      { profile, k: topK },
-    );
+    const rows: ScoredRow[] = [];
+    forEachScoredRow(this.dataValue, false, this.averagedGroundTruth, (label, instanceId, _row, groundTruth) => {
+      rows.push({ instanceId, explorer: label, metrics: this.rowScore(instanceId, label, groundTruth) });
+    });
     const macros = new Map<string, ExplorerMacro>();
-    const summaries = new Map(result.summaries.map((s) => [s.explorer, s]));
+    const summaries = new Map(summarise(rows, metricFields()).map((s) => [s.explorer, s]));
     for (const [label, run] of this.dataValue.explorers) {
       let expected = 0;
       for (const instanceId of run.rows.keys()) {
@@ -403,6 +492,41 @@ export class Store extends Disposable {
     return macros;
   }
 
+  /**
+   * The leaderboard (src/data/leaderboard.ts) over the same instances as {@link macros}: line counts
+   * known, audited ground truth, empty core dropped; its anatomy at `budget` (default: the selection's).
+   */
+  leaderboard(budget: number = this.selectionValue.budget): Leaderboard {
+    const { topK } = this.selectionValue;
+    const groundTruthOf = this.averagedGroundTruth;
+    const cache = (this.leaderboardCache ??= {});
+    // Both walks read the memoised rows (see warmRows): a warmed leaderboard is sums of cached values.
+    cache.scores ??= leaderboardScores(this.dataValue, groundTruthOf, { k: topK }, (label, instanceId, _row, groundTruth) => this.rowScore(instanceId, label, groundTruth));
+    if (cache.anatomy?.budget !== budget) {
+      cache.anatomy = {
+        budget,
+        value: leaderboardAnatomy(this.dataValue, groundTruthOf, { k: topK, budget }, (label, instanceId, _row, groundTruth, entry) =>
+          this.rowAnatomyAt(instanceId, label, groundTruth, entry, budget),
+        ),
+      };
+    }
+    return { k: topK, budget, scores: cache.scores, anatomy: cache.anatomy.value };
+  }
+
+  /**
+   * Fills the leaderboard's caches for `budget` without one long block: the rows a slice at a time
+   * (see warmRows), then the scores' walk and the anatomy's walk on separate event-loop turns.
+   */
+  async prepareLeaderboard(budget: number, stale: () => boolean): Promise<void> {
+    await this.warmRows(this.instanceIds, budget, stale);
+    if (stale()) return;
+    const { topK } = this.selectionValue;
+    const cache = (this.leaderboardCache ??= {});
+    cache.scores ??= leaderboardScores(this.dataValue, this.averagedGroundTruth, { k: topK }, (label, instanceId, _row, groundTruth) => this.rowScore(instanceId, label, groundTruth));
+    await nextTurn();
+    if (!stale()) this.leaderboard(budget);
+  }
+
   /** The gold patch's base lines depend on the record only, not on explorer, budget or profile. */
   private patchLinesOf(instance: InstanceEntry): LineSet {
     let lines = this.patchLineCache.get(instance.instanceId);
@@ -414,12 +538,13 @@ export class Store extends Disposable {
   }
 
   private preparedGroundTruth(instance: InstanceEntry, profile: Profile): PreparedGroundTruth {
-    const key = `${instance.instanceId}\u0000${profile}`;
-    let prepared = this.groundTruthCache.get(key);
+    let byProfile = this.groundTruthCache.get(instance.instanceId);
+    if (byProfile === undefined) this.groundTruthCache.set(instance.instanceId, (byProfile = new Map()));
+    let prepared = byProfile.get(profile);
     if (prepared === undefined) {
       const counts = this.lineCounts.get(instance.instanceId) ?? new Map<string, number>();
       prepared = prepareGroundTruth(this.auditedGroundTruth(instance, counts), counts, profile);
-      this.groundTruthCache.set(key, prepared);
+      byProfile.set(profile, prepared);
     }
     return prepared;
   }
@@ -433,9 +558,11 @@ export class Store extends Disposable {
   private invalidate(): void {
     this.viewCache = undefined;
     this.scoreCache.clear();
+    this.anatomyCache.clear();
     this.groundTruthCache.clear();
     this.patchLineCache.clear();
     this.macroCache = undefined;
+    this.leaderboardCache = undefined;
   }
 }
 

@@ -30,6 +30,9 @@ function auditLabel(store: Store, instanceId: string): string {
   }
 }
 
+/** Up to this many instances the Instances tree opens with every repo expanded. */
+const EXPAND_REPOS_UP_TO = 200;
+
 type InstanceNode = { readonly kind: 'repo'; readonly repo: string } | { readonly kind: 'instance'; readonly instanceId: string };
 
 function formatScore(value: number): string {
@@ -127,11 +130,18 @@ export class InstancesTreeProvider extends Disposable implements vscode.TreeData
     return [];
   }
 
+  /** Tree items made so far: the view asks only for what it shows (the scale test prints this). */
+  treeItemCount = 0;
+
   getTreeItem(node: InstanceNode): vscode.TreeItem {
+    this.treeItemCount++;
     if (node.kind === 'repo') {
       const count = this.instancesOf(node.repo).length;
+      // A big benchmark opens with its repos collapsed: expanding them all would make (and score)
+      // every instance's item before anyone looks at it.
+      const state = this.store.data.instances.size > EXPAND_REPOS_UP_TO ? vscode.TreeItemCollapsibleState.Collapsed : vscode.TreeItemCollapsibleState.Expanded;
       // Labels, descriptions and tooltips carry data: shown through safe() (no $(icon) or links).
-      const item = new vscode.TreeItem(safe(node.repo), vscode.TreeItemCollapsibleState.Expanded);
+      const item = new vscode.TreeItem(safe(node.repo), state);
       item.description = `${count} instance${count === 1 ? '' : 's'}`;
       item.iconPath = new vscode.ThemeIcon('repo');
       item.id = `repo:${node.repo}`;
@@ -288,6 +298,7 @@ export class RegionsTreeProvider extends Disposable implements vscode.TreeDataPr
     const status = { in: '✓ in B', partial: `◐ ${p.linesInBudget}/${p.lines} in B`, over: '✗ over B', 'no-lines': '⚠ no lines' }[p.budgetStatus];
     item.description = `${p.lines} lines · cum ${p.cumulativeLength} · ${status}`;
     item.tooltip = `${describeResolution(p.resolution)} · gain ${p.gain} · discount ${p.discount.toFixed(3)} · ${p.noise ? 'noise region' : `touches core ${p.coreRegionsTouched.map((i) => i + 1).join(', ') || '—'}`}`;
+    item.contextValue = 'sweExplore.prediction';
     item.iconPath = new vscode.ThemeIcon(p.budgetStatus === 'in' ? 'pass' : p.budgetStatus === 'partial' ? 'circle-large-outline' : 'warning');
     item.command = reveal;
     return item;

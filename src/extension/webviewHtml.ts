@@ -1,6 +1,6 @@
 /**
  * The one place webview HTML is written: a CSP of `default-src 'none'` with a fresh nonce for the
- * bundle's script, the bundle and its stylesheet from the extension's own folders, and an empty
+ * bundle's script, the bundle and its stylesheets from the extension's own folders, and an empty
  * root element the bundle fills with `textContent`-only DOM.
  */
 import { randomBytes } from 'node:crypto';
@@ -9,8 +9,8 @@ import * as vscode from 'vscode';
 export interface WebviewPage {
   /** The bundle in `dist/webview/`, e.g. `main.js`. */
   readonly script: string;
-  /** The stylesheet in `media/`, e.g. `scores.css`. */
-  readonly style: string;
+  /** Stylesheets in `media/`, linked in this order (shared ones first, e.g. `common.css`, then the page's own). */
+  readonly styles: readonly string[];
   readonly title: string;
   /** Id of the root element the bundle renders into. */
   readonly rootId: string;
@@ -22,7 +22,7 @@ export function webviewHtml(webview: vscode.Webview, extensionUri: vscode.Uri, p
   // A fresh nonce per render: 16 random bytes, base64.
   const nonce = randomBytes(16).toString('base64');
   const script = webview.asWebviewUri(vscode.Uri.joinPath(extensionUri, 'dist', 'webview', page.script));
-  const style = webview.asWebviewUri(vscode.Uri.joinPath(extensionUri, 'media', page.style));
+  const styles = page.styles.map((name) => `  <link rel="stylesheet" href="${webview.asWebviewUri(vscode.Uri.joinPath(extensionUri, 'media', name)).toString()}">`);
   const csp = ["default-src 'none'", `style-src ${webview.cspSource}`, `script-src 'nonce-${nonce}'`];
   if (page.images === true) csp.push(`img-src ${webview.cspSource} data:`);
   return `<!DOCTYPE html>
@@ -31,7 +31,7 @@ export function webviewHtml(webview: vscode.Webview, extensionUri: vscode.Uri, p
   <meta charset="UTF-8">
   <meta http-equiv="Content-Security-Policy" content="${csp.join('; ')};">
   <meta name="viewport" content="width=device-width, initial-scale=1.0">
-  <link rel="stylesheet" href="${style.toString()}">
+${styles.join('\n')}
   <title>${page.title}</title>
 </head>
 <body>
@@ -39,6 +39,14 @@ export function webviewHtml(webview: vscode.Webview, extensionUri: vscode.Uri, p
   <script nonce="${nonce}" src="${script.toString()}"></script>
 </body>
 </html>`;
+}
+
+/**
+ * What every webview of the extension may do: run its bundle's script, and load files only from
+ * the bundle and `media/` (never from the workspace, whose content is data).
+ */
+export function webviewOptions(extensionUri: vscode.Uri): { readonly enableScripts: true; readonly localResourceRoots: vscode.Uri[] } {
+  return { enableScripts: true, localResourceRoots: [vscode.Uri.joinPath(extensionUri, 'dist', 'webview'), vscode.Uri.joinPath(extensionUri, 'media')] };
 }
 
 /** A short description of a rejected webview message for the log (never more than 200 characters). */

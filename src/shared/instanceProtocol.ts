@@ -4,6 +4,7 @@
  * The webview renders only what {@link parseToInstanceWebview} accepted, so the guard checks every
  * field the renderer reads, element by element (linear in the state's size).
  */
+import { everyItem, isBoundedText, isCount, isInteger, isRecord, isString } from './guards';
 
 /** One file of the gold patch. */
 export interface PatchFileRow {
@@ -75,24 +76,12 @@ export const MAX_PATH_LENGTH = 4096;
 /** Largest line number either side accepts. */
 export const MAX_LINE = 100_000_000;
 
-function isRecord(value: unknown): value is Record<string, unknown> {
-  return typeof value === 'object' && value !== null && !Array.isArray(value);
-}
-
 function isPath(value: unknown): value is string {
-  return typeof value === 'string' && value.length > 0 && value.length <= MAX_PATH_LENGTH;
+  return isBoundedText(value, MAX_PATH_LENGTH);
 }
 
 function isLine(value: unknown): value is number {
   return Number.isSafeInteger(value) && (value as number) >= 1 && (value as number) <= MAX_LINE;
-}
-
-function isInteger(value: unknown): value is number {
-  return Number.isSafeInteger(value);
-}
-
-function isCount(value: unknown): value is number {
-  return Number.isSafeInteger(value) && (value as number) >= 0;
 }
 
 /** Validates a message from the webview; anything unknown or malformed yields null. */
@@ -112,12 +101,6 @@ export function parseFromInstanceWebview(value: unknown): FromInstanceWebview | 
     default:
       return null;
   }
-}
-
-function everyItem<T>(value: unknown, check: (item: unknown) => item is T): value is T[] {
-  if (!Array.isArray(value)) return false;
-  for (const item of value) if (!check(item)) return false;
-  return true;
 }
 
 function isPatchFileRow(value: unknown): value is PatchFileRow {
@@ -145,10 +128,6 @@ function isTrajectoryRow(value: unknown): value is TrajectoryRow {
 
 function isAgreementEntry(value: unknown): value is AgreementEntry {
   return isRecord(value) && typeof value['label'] === 'string' && typeof value['detail'] === 'string';
-}
-
-function isString(value: unknown): value is string {
-  return typeof value === 'string';
 }
 
 /** Validates a message from the extension (the webview trusts nothing it did not check). */

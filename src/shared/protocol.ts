@@ -2,7 +2,9 @@
  * The typed message protocol between the extension host and the Scores webview. Both sides import
  * this module; each side validates what it receives with the guards below and drops anything else.
  */
+import type { MissCategory } from '../core/missAnatomy';
 import { PROFILES, type OfficialMetricName, type Profile } from '../core/types';
+import { isRecord } from './guards';
 
 export { METRIC_INFO } from './metricInfo';
 
@@ -45,15 +47,90 @@ export interface CurvePoint {
 
 export interface ExplorerComparison {
   readonly explorer: string;
-  readonly values: Readonly<Record<OfficialMetricName, number>>;
+  /** Null when the explorer has no row for the instance: its scores are missing, not zero. */
+  readonly values: Readonly<Record<OfficialMetricName, number>> | null;
 }
 
 /** One explorer's macro averages over the instances scored so far (the numbers `swe-explore score` prints). */
 export interface ExplorerMacroRow extends ExplorerComparison {
+  readonly values: Readonly<Record<OfficialMetricName, number>>;
   /** Instances averaged so far. */
   readonly instances: number;
   /** Instances that take part once every line count is read (records with a core and a row). */
   readonly expected: number;
+}
+
+/**
+ * The six miss-anatomy categories in the core's order (MISS_CATEGORIES of src/core/missAnatomy.ts;
+ * a unit test keeps the two equal), with what the Scores view shows for each: a glyph and a label,
+ * so colour is never the only signal, and a one-sentence explanation for the tooltip.
+ */
+export const ANATOMY_CATEGORIES: readonly MissCategory[] = ['hit', 'beyond_budget', 'path_mismatch', 'inverted', 'wrong_region', 'file_not_predicted'];
+
+export const ANATOMY_INFO: Readonly<Record<MissCategory, { readonly glyph: string; readonly label: string; readonly description: string }>> = {
+  hit: { glyph: '✓', label: 'hit', description: "Reached by Recall@B's line-by-line walk within the budget B, so hit / core lines is Recall@B." },
+  beyond_budget: { glyph: '»', label: 'beyond budget', description: 'Covered by a resolved prediction of the list, but only after the budget B ran out.' },
+  path_mismatch: {
+    glyph: '≠',
+    label: 'path mismatch',
+    description: 'Covered by a prediction whose path names the same file in another spelling (a leading repo path, ./ or /, backslashes), which the evaluator does not match.',
+  },
+  inverted: { glyph: '⇅', label: 'inverted range', description: 'Inside the swapped range of a prediction on the exact path whose start is after its end, which covers no line.' },
+  wrong_region: { glyph: '≈', label: 'file predicted · wrong lines', description: 'The exact file is named by some prediction, but none of its ranges covers this line.' },
+  file_not_predicted: { glyph: '∅', label: 'file not predicted', description: 'No prediction names the exact core path.' },
+};
+
+/** Core lines of one miss-anatomy category. */
+export interface AnatomyCategoryRow {
+  readonly category: MissCategory;
+  readonly lines: number;
+}
+
+/** One run of `wrong_region` lines and the prediction nearest to it (null when none has a usable range). */
+export interface WrongRegionRow {
+  readonly path: string;
+  readonly start: number;
+  readonly end: number;
+  readonly nearest: { readonly rank: number; readonly distance: number; readonly side: 'above' | 'below' } | null;
+}
+
+/** Why each core line of the instance was or was not found by one explorer's list at budget B. */
+export interface AnatomySummary {
+  readonly budget: number;
+  /** |C|: distinct core lines; the category lines sum to it. */
+  readonly coreLines: number;
+  /** All six categories, in {@link ANATOMY_CATEGORIES} order. */
+  readonly categories: readonly AnatomyCategoryRow[];
+  /** The first few `wrong_region` spans (path order). */
+  readonly wrongRegion: readonly WrongRegionRow[];
+  /** How many `wrong_region` spans there are in all. */
+  readonly wrongRegionSpans: number;
+}
+
+/** One side of compare mode. Without a row its numbers are null: missing, not zero. */
+export interface CompareSide {
+  readonly explorer: string;
+  readonly hasRow: boolean;
+  readonly ndcgAtBudget: number | null;
+  readonly recallAtBudget: number | null;
+  readonly anatomy: AnatomySummary | null;
+}
+
+/** One official metric for A and B; `delta` is B − A, null when either side is missing. */
+export interface CompareMetricRow {
+  readonly name: OfficialMetricName;
+  readonly label: string;
+  readonly definition: string;
+  readonly a: number | null;
+  readonly b: number | null;
+  readonly delta: number | null;
+}
+
+/** Compare mode: explorer A (the shown one) against explorer B on the open instance. */
+export interface CompareState {
+  readonly a: CompareSide;
+  readonly b: CompareSide;
+  readonly metrics: readonly CompareMetricRow[];
 }
 
 export interface ScoresState {
@@ -77,8 +154,13 @@ export interface ScoresState {
   readonly curve: readonly CurvePoint[];
   readonly predictions: readonly PredictionRow[];
   readonly quirks: readonly string[];
+  /** Every loaded explorer on this instance; one without a row has `values: null`. */
   readonly comparison: readonly ExplorerComparison[];
   readonly macros: readonly ExplorerMacroRow[];
+  /** The shown explorer's miss anatomy on the open instance, or null when not ready. */
+  readonly anatomy: AnatomySummary | null;
+  /** Compare mode, or null when not comparing. */
+  readonly compare: CompareState | null;
 }
 
 /** Extension → webview. */
@@ -90,11 +172,8 @@ export type FromWebview =
   | { readonly type: 'setBudget'; readonly budget: number }
   | { readonly type: 'setProfile'; readonly profile: Profile }
   | { readonly type: 'setExplorer'; readonly explorer: string }
-  | { readonly type: 'revealPrediction'; readonly rank: number };
-
-function isRecord(value: unknown): value is Record<string, unknown> {
-  return typeof value === 'object' && value !== null && !Array.isArray(value);
-}
+  | { readonly type: 'revealPrediction'; readonly rank: number }
+  | { readonly type: 'stopComparing' };
 
 /** Largest line budget either side accepts. */
 export const MAX_BUDGET = 1_000_000;
@@ -121,6 +200,8 @@ export function parseFromWebview(value: unknown): FromWebview | null {
       const rank = value['rank'];
       return Number.isInteger(rank) && (rank as number) >= 1 ? { type: 'revealPrediction', rank: rank as number } : null;
     }
+    case 'stopComparing':
+      return { type: 'stopComparing' };
     default:
       return null;
   }
@@ -141,6 +222,28 @@ export function parseToWebview(value: unknown): ToWebview | null {
     Array.isArray(state['quirks']) &&
     Array.isArray(state['explorers']) &&
     Array.isArray(state['comparison']) &&
-    Array.isArray(state['macros']);
+    Array.isArray(state['macros']) &&
+    (state['anatomy'] === null || isAnatomy(state['anatomy'])) &&
+    (state['compare'] === null || isCompare(state['compare']));
   return ok ? { type: 'state', state: state as unknown as ScoresState } : null;
+}
+
+function isAnatomy(value: unknown): boolean {
+  return (
+    isRecord(value) &&
+    Number.isFinite(value['budget']) &&
+    Number.isFinite(value['coreLines']) &&
+    Number.isFinite(value['wrongRegionSpans']) &&
+    Array.isArray(value['categories']) &&
+    value['categories'].every((row: unknown) => isRecord(row) && ANATOMY_CATEGORIES.includes(row['category'] as MissCategory) && Number.isFinite(row['lines'])) &&
+    Array.isArray(value['wrongRegion'])
+  );
+}
+
+function isCompareSide(value: unknown): boolean {
+  return isRecord(value) && typeof value['explorer'] === 'string' && typeof value['hasRow'] === 'boolean' && (value['anatomy'] === null || isAnatomy(value['anatomy']));
+}
+
+function isCompare(value: unknown): boolean {
+  return isRecord(value) && isCompareSide(value['a']) && isCompareSide(value['b']) && Array.isArray(value['metrics']);
 }

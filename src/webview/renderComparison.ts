@@ -22,10 +22,11 @@ const SHORT_LABELS: Partial<Record<OfficialMetricName, string>> = {
   first_useful_hit: '1st hit',
 };
 
+/** An explorer entry; `values` is null for an explorer without a row (missing, not zero). */
 function isComparison(entry: unknown): entry is ExplorerComparison {
   if (typeof entry !== 'object' || entry === null) return false;
   const candidate = entry as Partial<ExplorerComparison>;
-  return typeof candidate.explorer === 'string' && typeof candidate.values === 'object' && candidate.values !== null;
+  return typeof candidate.explorer === 'string' && typeof candidate.values === 'object';
 }
 
 export function renderComparison(state: ScoresState, post: (message: FromWebview) => void): HTMLElement | null {
@@ -40,7 +41,7 @@ export function renderComparison(state: ScoresState, post: (message: FromWebview
  * they cover while line counts are still being read.
  */
 export function renderMacros(state: ScoresState, post: (message: FromWebview) => void): HTMLElement | null {
-  const entries = state.macros.filter((entry): entry is ExplorerMacroRow => isComparison(entry) && isNum(entry.instances) && isNum(entry.expected));
+  const entries = state.macros.filter((entry): entry is ExplorerMacroRow => isComparison(entry) && entry.values !== null && isNum(entry.instances) && isNum(entry.expected));
   if (entries.length === 0) return null;
   const counted = entries.every((entry) => entry.instances === entry.expected);
   const coverage = entries.map((entry) => `${entry.explorer}: ${entry.instances}/${entry.expected}`).join(', ');
@@ -52,7 +53,7 @@ function comparisonSection(state: ScoresState, post: (message: FromWebview) => v
   const columns: readonly OfficialMetricName[] = ['recall', 'precision', `ndcg_at_${b}`, `recall_at_${b}`, 'first_useful_hit'];
   const best = new Map<OfficialMetricName, number>();
   for (const name of columns) {
-    const values = entries.map((entry) => entry.values[name]).filter(isNum);
+    const values = entries.map((entry) => entry.values?.[name]).filter(isNum);
     let max = -Infinity;
     for (const value of values) max = Math.max(max, value);
     if (values.length > 0) best.set(name, max);
@@ -79,24 +80,17 @@ function comparisonSection(state: ScoresState, post: (message: FromWebview) => v
       'tbody',
       { class: current ? 'current' : null, 'aria-current': current ? 'true' : null, 'data-explorer': entry.explorer },
       el('tr', { class: 'name-row' }, el('th', { scope: 'rowgroup', colspan: columns.length }, name)),
-      el(
-        'tr',
-        { class: 'values-row' },
-        ...columns.map((metric) => {
-          const value = entry.values[metric];
-          const isBest = isNum(value) && value === best.get(metric);
-          return el(
-            'td',
-            {
-              class: `num${isBest ? ' best' : ''}`,
-              'data-compare-metric': metric,
-              'data-compare-value': isNum(value) ? String(value) : '',
-              title: `${entry.explorer} · ${METRIC_INFO[metric].label}${isBest ? ' (best among loaded explorers)' : ''}`,
-            },
-            fmt3(value),
-          );
-        }),
-      ),
+      entry.values === null
+        ? el(
+            'tr',
+            { class: 'values-row missing' },
+            el(
+              'td',
+              { colspan: columns.length, class: 'muted', 'data-compare-missing': 'true', title: `${entry.explorer} has no row for this instance: its scores are missing, not zero.` },
+              'missing (no row)',
+            ),
+          )
+        : valuesRow(entry.explorer, entry.values, columns, best),
     );
   });
   return section(
@@ -104,5 +98,26 @@ function comparisonSection(state: ScoresState, post: (message: FromWebview) => v
     title,
     el('div', { class: 'table-scroll', tabindex: 0, role: 'region', 'aria-label': title }, el('table', { class: 'comparison-table', 'data-scope': id }, head, groups)),
     el('p', { class: 'muted note' }, `${scope[0]!.toUpperCase()}${scope.slice(1)}. Budget columns use the official budget nearest to ${state.budget} (${b}). Bold = best.`),
+  );
+}
+
+function valuesRow(explorer: string, values: Readonly<Record<OfficialMetricName, number>>, columns: readonly OfficialMetricName[], best: ReadonlyMap<OfficialMetricName, number>): HTMLElement {
+  return el(
+    'tr',
+    { class: 'values-row' },
+    columns.map((metric) => {
+      const value = values[metric];
+      const isBest = isNum(value) && value === best.get(metric);
+      return el(
+        'td',
+        {
+          class: `num${isBest ? ' best' : ''}`,
+          'data-compare-metric': metric,
+          'data-compare-value': isNum(value) ? String(value) : '',
+          title: `${explorer} · ${METRIC_INFO[metric].label}${isBest ? ' (best among loaded explorers)' : ''}`,
+        },
+        fmt3(value),
+      );
+    }),
   );
 }

@@ -9,6 +9,8 @@ import { renderBudgetSummary, renderMetrics } from './renderMetrics';
 import { renderCurve } from './renderCurve';
 import { renderPredictions } from './renderPredictions';
 import { renderComparison, renderMacros } from './renderComparison';
+import { renderAnatomy } from './renderAnatomy';
+import { renderCompare } from './renderCompare';
 
 export interface ScoresView {
   render(state: ScoresState): void;
@@ -66,6 +68,10 @@ export function createScoresView(root: HTMLElement, post: (message: FromWebview)
     const audited = state.status === 'ready' && state.audit !== null && typeof state.audit === 'object';
     if (audited) root.dataset['audited'] = 'true';
     else delete root.dataset['audited'];
+    // Explorer B while comparing (data-compare-with), absent otherwise.
+    const compared = state.status === 'ready' && typeof state.compare === 'object' && state.compare !== null && typeof state.compare.b?.explorer === 'string' ? state.compare.b.explorer : null;
+    if (compared !== null) root.dataset['compareWith'] = compared;
+    else delete root.dataset['compareWith'];
   }
 
   function render(state: ScoresState): void {
@@ -89,8 +95,10 @@ export function createScoresView(root: HTMLElement, post: (message: FromWebview)
     const focusKey = focusKeyOf(document.activeElement, body);
     body.replaceChildren(
       ...[
+        renderCompare(state, post),
         renderAuditNote(state),
         renderBudgetSummary(state),
+        renderAnatomy(state),
         renderMetrics(state),
         renderCurve(state),
         renderPredictions(state, post),

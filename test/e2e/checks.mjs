@@ -12,6 +12,7 @@ import { codeServerBin, makeTmpDir, startCodeServer } from './code-server.mjs';
 import { compareChecks } from './checks-compare.mjs';
 import { leaderboardChecks } from './checks-leaderboard.mjs';
 import { linkChecks } from './checks-links.mjs';
+import { scoresChecks } from './checks-scores.mjs';
 import { INSTANCE, MAIN_FILE, themeColor, SAME_COLOR, themeKind, cliMetrics, openWorkbench, runCommand, decoratedLineTexts, afterTexts, scoresFrame, metricValue, near } from './support.mjs';
 
 const baseChecks = [
@@ -278,4 +279,4 @@ const baseChecks = [
 ];
 
 /** Every browser check, the feature modules' after the base ones. */
-export const checks = [...baseChecks, ...compareChecks, ...leaderboardChecks, ...linkChecks];
+export const checks = [...baseChecks, ...scoresChecks, ...compareChecks, ...leaderboardChecks, ...linkChecks];

@@ -1,4 +1,130 @@
 /** Scale: a synthetic 848-instance × 20-explorer workspace, figures printed as [timing] lines. */
-import type { Case } from './support';
+import * as assert from 'node:assert/strict';
+import { mkdtempSync, rmSync } from 'node:fs';
+import * as os from 'node:os';
+import * as path from 'node:path';
+import * as vscode from 'vscode';
+import { generateSyntheticWorkspace } from '../../scripts/gen-synthetic';
+import { figures, longestStallDuring, timings, until, type Case } from './support';
 
-export const scaleCases: Case[] = [];
+/** The issue's scale: the benchmark's 848 instances, 20 runs, files up to 20k lines. */
+const INSTANCES = 848;
+const EXPLORERS = 20;
+
+const megabytes = (bytes: number): number => bytes / 1024 / 1024;
+
+export const scaleCases: Case[] = [
+  {
+    name: `scale: ${INSTANCES} instances × ${EXPLORERS} explorers open, count, average and stay responsive`,
+    run: async (api) => {
+      const root = mkdtempSync(path.join(os.tmpdir(), 'swe-explore-scale-'));
+      const config = vscode.workspace.getConfiguration('sweExplore');
+      try {
+        const generated = performance.now();
+        const ws = await generateSyntheticWorkspace({ out: root, instances: INSTANCES, explorers: EXPLORERS, maxLines: 20000, seed: 1 });
+        timings[`scale: generate ${INSTANCES} × ${EXPLORERS} (not product time)`] = performance.now() - generated;
+        // The Instances view is shown, so the tree really asks for items while the benchmark opens.
+        await vscode.commands.executeCommand('sweExplore.instances.focus');
+        const itemsBefore = api.instancesTree.treeItemCount;
+        const heapBefore = process.memoryUsage().heapUsed;
+        const { result: openMs, stallMs: loadStall } = await longestStallDuring(async () => {
+          const started = performance.now();
+          await config.update('data.benchFile', ws.benchFile, vscode.ConfigurationTarget.Workspace);
+          await until(() => api.store.data.benchFile === ws.benchFile && !api.store.loading, 'the scale workspace to load', 120000);
+          return performance.now() - started;
+        });
+        assert.equal(api.store.instanceIds.length, INSTANCES);
+        assert.equal(api.store.explorers.length, EXPLORERS);
+        timings[`scale: workspace open (bench + ${EXPLORERS} prediction files parsed, views filled)`] = openMs;
+        timings['scale:   longest extension-host stall while opening'] = loadStall;
+
+        const { result: countedMs, stallMs: countStall } = await longestStallDuring(async () => {
+          const started = performance.now();
+          await api.loader.whenCounted();
+          assert.ok(
+            api.store.instanceIds.every((id) => api.store.hasLineCounts(id)),
+            'every instance counted',
+          );
+          return performance.now() - started;
+        });
+        timings['scale: line counts of every instance + every row scored, in the background (after open)'] = countedMs;
+        timings['scale:   longest stall while counting in the background'] = countStall;
+
+        // The data checks (every region against the snapshot) reach the Problems panel, capped per file.
+        const { result: checkedMs, stallMs: checkStall } = await longestStallDuring(async () => {
+          const started = performance.now();
+          await api.loader.whenChecked();
+          return performance.now() - started;
+        });
+        timings['scale: data checks in the Problems panel (after counting)'] = checkedMs;
+        timings['scale:   longest stall meanwhile'] = checkStall;
+        const problems = api.loader.allProblems().length;
+        const listed = vscode.languages.getDiagnostics().reduce((sum, [, list]) => sum + list.filter((d) => d.source === 'SWE-Explore').length, 0);
+        figures['scale: data problems found / listed in the Problems panel (200 per file, then a "more" line)'] = `${problems} / ${listed}`;
+
+        const { result: macroMs, stallMs: macroStall } = await longestStallDuring(async () => {
+          const started = performance.now();
+          const macros = api.store.macros;
+          const ms = performance.now() - started;
+          assert.equal(macros.size, EXPLORERS);
+          for (const macro of macros.values()) assert.equal(macro.instances, macro.expected, `${macro.explorer}: every expected instance averaged`);
+          await new Promise((resolve) => setTimeout(resolve, 20));
+          return ms;
+        });
+        timings[`scale: macro averages of ${EXPLORERS} explorers (${INSTANCES * EXPLORERS} rows scored in the background while counting)`] = macroMs;
+        timings['scale:   longest stall around it'] = macroStall;
+
+        // The leaderboard as a person gets it: the command, the rows' miss anatomy scored in slices
+        // (the scores are already cached by the background counting), the state built and drawn.
+        const { result: panelMs, stallMs: panelStall } = await longestStallDuring(async () => {
+          const started = performance.now();
+          await vscode.commands.executeCommand('sweExplore.showLeaderboard');
+          const lb = api.leaderboard;
+          await until(() => lb.latest !== undefined && lb.latest.explorers.length === EXPLORERS && lb.rendered.explorers === EXPLORERS, 'the scale leaderboard to be drawn', 60000);
+          return performance.now() - started;
+        });
+        timings['scale: Show Leaderboard → macros + per-repo + miss anatomy at B=500 drawn'] = panelMs;
+        timings["scale:   of which computing it in slices (rows' anatomy, then the two walks; target < 2000)"] = api.leaderboard.lastWarmMs;
+        timings['scale:   of which building the state from cached rows'] = api.leaderboard.lastBuildMs;
+        const { shown, ready, posted } = api.leaderboard.timeline;
+        timings['scale:   panel created → webview said ready'] = ready - shown;
+        timings['scale:   webview ready → state posted'] = posted - ready;
+        timings['scale:   longest extension-host stall meanwhile (target < 100)'] = panelStall;
+        // The issue's target is the computation (the two walks and the anatomy of every row); the
+        // webview's own start-up in the workbench is reported beside it.
+        const computeMs = api.leaderboard.lastWarmMs + api.leaderboard.lastBuildMs;
+        assert.ok(computeMs < 2000, `computing the leaderboard took ${computeMs.toFixed(0)} ms (target < 2 s)`);
+        assert.ok(panelStall < 250, `the extension host was blocked for ${panelStall.toFixed(0)} ms while the leaderboard was prepared`);
+        const board = api.store.leaderboard(500);
+        assert.equal(board.scores.length, EXPLORERS);
+        assert.equal(board.anatomy.length, EXPLORERS);
+        await vscode.commands.executeCommand('workbench.action.closeAllEditors');
+        // Once more, with the workbench settled: the panel is created again, the store's caches are warm.
+        const again = performance.now();
+        const drawnBefore = api.leaderboard.rendered.count;
+        await vscode.commands.executeCommand('sweExplore.showLeaderboard');
+        await until(() => api.leaderboard.rendered.count > drawnBefore && api.leaderboard.rendered.explorers === EXPLORERS, 'the scale leaderboard to be drawn again', 60000);
+        timings['scale: Show Leaderboard again (panel re-created, caches warm) → drawn'] = performance.now() - again;
+        await vscode.commands.executeCommand('workbench.action.closeAllEditors');
+
+        const { result: openInstanceMs } = await longestStallDuring(async () => {
+          const started = performance.now();
+          await vscode.commands.executeCommand('sweExplore.openInstance', api.store.instanceIds[INSTANCES - 1]);
+          return performance.now() - started;
+        });
+        timings['scale: Open Instance in the scale workspace'] = openInstanceMs;
+
+        const treeItems = api.instancesTree.treeItemCount - itemsBefore;
+        figures['scale: Instances tree items created (lazy: repos start collapsed above 200 instances)'] = String(treeItems);
+        const heap = process.memoryUsage().heapUsed;
+        figures['scale: extension-host heap used after open, counts, macros, leaderboard (target < 600 MB)'] = `${megabytes(heap).toFixed(0)} MB`;
+        figures['scale:   heap growth over the demo workspace'] = `${megabytes(heap - heapBefore).toFixed(0)} MB`;
+        assert.ok(megabytes(heap) < 600, `extension-host heap ${megabytes(heap).toFixed(0)} MB (target < 600)`);
+      } finally {
+        await config.update('data.benchFile', undefined, vscode.ConfigurationTarget.Workspace);
+        await until(() => api.store.data.benchFile !== path.join(root, 'bench.jsonl') && !api.store.loading, 'the demo bench to load again', 60000);
+        rmSync(root, { recursive: true, force: true });
+      }
+    },
+  },
+];

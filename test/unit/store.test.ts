@@ -2,10 +2,10 @@
 import { describe, it } from 'node:test';
 import * as assert from 'node:assert/strict';
 import { officialMetrics, prepareInstance, type GroundTruth, type Region } from '../../src/core';
-import type { BenchRecord } from '../../src/data/schemas';
 import { Emitter } from '../../src/extension/emitter';
-import { EMPTY_WORKSPACE, type ExplorerRun, type WorkspaceModel } from '../../src/data';
-import { changesView, Store, type InstanceEntry, type StoreChange } from '../../src/extension/store';
+import type { WorkspaceModel } from '../../src/data';
+import { changesView, Store, type StoreChange } from '../../src/extension/store';
+import { workspaceModel } from './support/store-builders';
 
 const groundTruth: GroundTruth = {
   coreFiles: ['a.py'],
@@ -16,18 +16,10 @@ const groundTruth: GroundTruth = {
   modifiedCoreFiles: ['a.py'],
 };
 
-function entry(instanceId: string): InstanceEntry {
-  const record = { instance_id: instanceId, ground_truth: {} } as unknown as BenchRecord;
-  return { instanceId, repo: 'org/repo', record, groundTruth, benchLine: 1, raw: '{}', snapshotRoot: `/snapshots/${instanceId}`, snapshotFailure: undefined };
-}
-
+/** Every explorer of `rows` predicts the same regions for each of the instances `ids`. */
 function data(ids: string[], rows: Record<string, Region[]>): WorkspaceModel {
-  const explorers = new Map<string, ExplorerRun>();
-  for (const [explorer, regions] of Object.entries(rows)) {
-    const file = `${explorer}.jsonl`;
-    explorers.set(explorer, { label: explorer, name: explorer, file, rows: new Map(ids.map((id) => [id, { regions, file, line: 1 }])) });
-  }
-  return { ...EMPTY_WORKSPACE, benchFile: '/bench.jsonl', reposRoot: '/', instances: new Map(ids.map((id) => [id, entry(id)])), explorers };
+  const byExplorer = Object.fromEntries(Object.entries(rows).map(([explorer, regions]) => [explorer, Object.fromEntries(ids.map((id) => [id, regions]))]));
+  return workspaceModel(ids, groundTruth, byExplorer);
 }
 
 const wholeOther: Region = { path: 'other.py', start: 1, end: -1 };

@@ -96,8 +96,22 @@ export class AuditController extends Disposable {
     const dir = this.dir;
     if (dir === undefined) throw new Error('open a folder first: the audit log lives in the workspace folder');
     const file = await appendAuditEvent(dir, event);
-    await this.refresh();
+    void this.refresh();
+    await this.settled();
     return file;
+  }
+
+  /**
+   * Resolves once the newest refresh has reached the store. A watcher-triggered refresh that starts
+   * meanwhile supersedes ours (ours then hands nothing over), so wait for that one too: a command
+   * that appended an event must see it in the store when it returns.
+   */
+  private async settled(): Promise<void> {
+    let current: Promise<void>;
+    do {
+      current = this.latest;
+      await current;
+    } while (current !== this.latest);
   }
 
   /** Resolves when the latest read of the audit folder has reached the store. */
