@@ -6,18 +6,15 @@
  */
 import { realpath } from 'node:fs/promises';
 import * as path from 'node:path';
-import { parseArgs } from 'node:util';
-import { PROFILES, removalEffects, type LineCounts } from '../core';
+import { removalEffects, type LineCounts } from '../core';
 import {
   computeAuditImpact,
   correctedBenchLines,
-  formatProblem,
   LineCountCache,
   loadAudit,
   loadWorkspace,
   renderImpactCsv,
   renderImpactMarkdown,
-  sortProblems,
   writeFileAtomically,
   type LoadedAudit,
   type Problem,
@@ -25,6 +22,21 @@ import {
   type WorkspaceModel,
 } from '../data';
 import { escapeForTerminal, jsonForTerminal } from '../shared/escape';
+import {
+  formatOption,
+  parseCount,
+  parseFlags,
+  parseFormat,
+  parseProfile,
+  PREDS_OPTION,
+  printError,
+  printProblems,
+  runGuarded,
+  SCORING_OPTIONS,
+  UsageError,
+  workspaceSources,
+  WORKSPACE_OPTIONS,
+} from './args';
 
 export const EXPORT_USAGE = `swe-explore export --bench B.jsonl --audit DIR [--repos DIR | --line-counts COUNTS.json] -o OUT.jsonl
           the bench with every effective removal of the audit folder applied; untouched records
@@ -39,63 +51,22 @@ export const AUDIT_IMPACT_USAGE = `swe-explore audit-impact --bench B.jsonl --pr
           an instance (with the core lines in dispute); with --null, τ of N random audits of the same size.
 `;
 
-/** A user-facing failure: printed as one line, never as a stack trace. */
-class AuditUsageError extends Error {}
-
-function printProblems(problems: readonly Problem[]): void {
-  for (const problem of sortProblems(problems)) process.stderr.write(`${escapeForTerminal(formatProblem(problem))}\n`);
-}
-
-function parseCount(value: string, flag: string, min: number): number {
-  const parsed = /^\d+$/.test(value) ? Number(value) : Number.NaN;
-  if (!Number.isSafeInteger(parsed) || parsed < min || parsed > 1_000_000_000) throw new AuditUsageError(`${flag} takes a whole number from ${min} to 1000000000, got ${JSON.stringify(value)}`);
-  return parsed;
-}
-
-/** Runs a command body; usage errors print one line and exit 2. */
-async function guarded(body: () => Promise<number>): Promise<number> {
-  try {
-    return await body();
-  } catch (error) {
-    if (error instanceof AuditUsageError) {
-      process.stderr.write(`swe-explore: ${escapeForTerminal(error.message)}\n`);
-      return 2;
-    }
-    throw error;
-  }
-}
-
 /** `swe-explore export …`: writes the corrected bench. Exit 0 written, 1 written with audit errors or refused, 2 usage. */
 export async function runExport(argv: string[]): Promise<number> {
-  return guarded(async () => {
-    let values;
-    try {
-      ({ values } = parseArgs({
-        args: argv,
-        options: { bench: { type: 'string' }, audit: { type: 'string' }, repos: { type: 'string' }, 'line-counts': { type: 'string' }, output: { type: 'string', short: 'o' } },
-        strict: true,
-        allowPositionals: false,
-      }));
-    } catch (error) {
-      throw new AuditUsageError((error as Error).message);
-    }
-    if (values.bench === undefined) throw new AuditUsageError('--bench is required');
-    if (values.audit === undefined) throw new AuditUsageError('--audit is required (the .swe-explore/audit folder)');
-    if (values.output === undefined) throw new AuditUsageError('-o OUT.jsonl is required');
-    if (await sameFile(values.output, values.bench)) throw new AuditUsageError('-o names the bench file itself; the bench is never modified');
+  return runGuarded(async () => {
+    const values = parseFlags(argv, { ...WORKSPACE_OPTIONS, audit: { type: 'string' }, output: { type: 'string', short: 'o' } });
+    const sources = workspaceSources(values);
+    if (values.audit === undefined) throw new UsageError('--audit is required (the .swe-explore/audit folder)');
+    if (values.output === undefined) throw new UsageError('-o OUT.jsonl is required');
+    if (await sameFile(values.output, sources.benchFile)) throw new UsageError('-o names the bench file itself; the bench is never modified');
 
-    const model = await loadWorkspace({
-      benchFile: values.bench,
-      predictionFiles: [],
-      ...(values.repos === undefined ? {} : { reposRoot: values.repos }),
-      ...(values['line-counts'] === undefined ? {} : { lineCountsFile: values['line-counts'] }),
-    });
+    const model = await loadWorkspace(sources);
     const problems: Problem[] = [...model.problems];
     // A rejected bench line has no record to write: exporting would silently drop it.
-    const rejected = model.problems.filter((p) => p.file === values.bench && p.severity === 'error');
+    const rejected = model.problems.filter((p) => p.file === sources.benchFile && p.severity === 'error');
     if (rejected.length > 0) {
       printProblems(problems);
-      process.stderr.write(`swe-explore: ${rejected.length} bench line(s) could not be read; nothing exported\n`);
+      printError(`${rejected.length} bench line(s) could not be read; nothing exported`);
       return 1;
     }
     const audit = await loadAudit(model, values.audit);
@@ -135,48 +106,28 @@ async function sameFile(a: string, b: string): Promise<boolean> {
 
 /** `swe-explore audit-impact …`: the report as JSON lines, Markdown or CSV. Exit 1 when an input line was rejected. */
 export async function runAuditImpact(argv: string[]): Promise<number> {
-  return guarded(async () => {
-    let values;
-    try {
-      ({ values } = parseArgs({
-        args: argv,
-        options: {
-          bench: { type: 'string' },
-          preds: { type: 'string', multiple: true },
-          audit: { type: 'string' },
-          repos: { type: 'string' },
-          'line-counts': { type: 'string' },
-          profile: { type: 'string', default: 'official' },
-          k: { type: 'string', default: '5' },
-          null: { type: 'string' },
-          seed: { type: 'string' },
-          format: { type: 'string', default: 'json' },
-        },
-        strict: true,
-        allowPositionals: false,
-      }));
-    } catch (error) {
-      throw new AuditUsageError((error as Error).message);
-    }
-    if (values.bench === undefined) throw new AuditUsageError('--bench is required');
-    if (values.audit === undefined) throw new AuditUsageError('--audit is required (the .swe-explore/audit folder)');
-    const predictionFiles = values.preds ?? [];
-    if (predictionFiles.length === 0) throw new AuditUsageError('audit-impact needs at least one --preds file');
-    const profile = PROFILES.find((p) => p === values.profile);
-    if (profile === undefined) throw new AuditUsageError(`--profile must be official or snapshot, got ${JSON.stringify(values.profile)}`);
-    const format = values.format;
-    if (format !== 'json' && format !== 'md' && format !== 'csv') throw new AuditUsageError(`--format must be json, md or csv, got ${JSON.stringify(format)}`);
-    const trials = values.null === undefined ? 0 : parseCount(values.null, '--null', 1);
-    if (trials > 0 && values.seed === undefined) throw new AuditUsageError('--null needs --seed S, so the random audits can be reproduced');
-    const seed = values.seed === undefined ? 0 : parseCount(values.seed, '--seed', 0);
-    const options: ScoringOptions = { profile, k: parseCount(values.k, '--k', 1) };
-
-    const model = await loadWorkspace({
-      benchFile: values.bench,
-      predictionFiles,
-      ...(values.repos === undefined ? {} : { reposRoot: values.repos }),
-      ...(values['line-counts'] === undefined ? {} : { lineCountsFile: values['line-counts'] }),
+  return runGuarded(async () => {
+    const values = parseFlags(argv, {
+      ...WORKSPACE_OPTIONS,
+      ...PREDS_OPTION,
+      audit: { type: 'string' },
+      ...SCORING_OPTIONS,
+      null: { type: 'string' },
+      seed: { type: 'string' },
+      ...formatOption('json'),
     });
+    const sources = workspaceSources(values);
+    if (values.audit === undefined) throw new UsageError('--audit is required (the .swe-explore/audit folder)');
+    if (sources.predictionFiles.length === 0) throw new UsageError('audit-impact needs at least one --preds file');
+    const profile = parseProfile(values.profile);
+    const format = parseFormat(values.format, ['json', 'md', 'csv']);
+    const trials = values.null === undefined ? 0 : parseCount(values.null, '--null');
+    if (trials > 0 && values.seed === undefined) throw new UsageError('--null needs --seed S, so the random audits can be reproduced');
+    // 0 is a seed like any other.
+    const seed = values.seed === undefined ? 0 : parseCount(values.seed, '--seed', 0);
+    const options: ScoringOptions = { profile, k: parseCount(values.k, '--k') };
+
+    const model = await loadWorkspace(sources);
     const problems: Problem[] = [...model.problems];
     const audit = await loadAudit(model, values.audit);
     for (const problem of audit.problems) problems.push(problem);

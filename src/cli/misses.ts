@@ -3,9 +3,10 @@
  * budget. Loads and scores through the same workspace model and scoring path as `score`, so the
  * rows, labels, top-k and line counts are the same and `hit / core_lines` is `score`'s recall_at_B.
  */
-import { parseArgs } from 'node:util';
-import { MISS_CATEGORIES, PROFILES, type MissCounts } from '../core';
-import { formatProblem, hasErrors, LineCountCache, loadWorkspace, missesOfWorkspaceModel, sortProblems, type MissesResult, type Problem } from '../data';
+import { MISS_CATEGORIES, type MissCounts } from '../core';
+import { hasErrors, LineCountCache, loadWorkspace, missesOfWorkspaceModel, type MissesResult, type Problem } from '../data';
+import { formatOption, parseCount, parseFlags, parseFormat, parseProfile, printProblems, requireExplorers, runGuarded, SCORED_INPUT_OPTIONS, workspaceSources } from './args';
+import { scoringSources } from './scoreWorkspace';
 import { csvNumberCell, csvTextCell, escapeForTerminal, jsonForTerminal } from '../shared/escape';
 
 export const MISSES_USAGE = `swe-explore misses --bench B.jsonl --preds P.jsonl [--preds Q.jsonl …] [--transcripts DIR …] [--budget 500] [--k 5]
@@ -15,76 +16,31 @@ export const MISSES_USAGE = `swe-explore misses --bench B.jsonl --preds P.jsonl 
           totals per explorer. hit / core_lines equals score's recall_at_B. Default format json.
 `;
 
-/** A user-facing failure: printed as one line, never as a stack trace. */
-class MissesUsageError extends Error {}
-
-function parseCount(value: string, flag: string): number {
-  const parsed = /^\d+$/.test(value) ? Number(value) : Number.NaN;
-  if (!Number.isSafeInteger(parsed) || parsed < 1 || parsed > 1_000_000_000) throw new MissesUsageError(`${flag} takes a whole number from 1 to 1000000000, got ${JSON.stringify(value)}`);
-  return parsed;
-}
-
 /** `swe-explore misses …`. Exit 0, 1 when an input line was rejected (rows that loaded are printed), 2 usage. */
 export async function runMisses(argv: string[]): Promise<number> {
-  try {
-    return await misses(argv);
-  } catch (error) {
-    if (error instanceof MissesUsageError) {
-      process.stderr.write(`swe-explore: ${escapeForTerminal(error.message)}\n`);
-      return 2;
-    }
-    throw error;
-  }
+  return runGuarded(() => misses(argv));
 }
 
 async function misses(argv: string[]): Promise<number> {
-  let values;
-  try {
-    ({ values } = parseArgs({
-      args: argv,
-      options: {
-        bench: { type: 'string' },
-        preds: { type: 'string', multiple: true },
-        transcripts: { type: 'string', multiple: true },
-        repos: { type: 'string' },
-        'line-counts': { type: 'string' },
-        profile: { type: 'string', default: 'official' },
-        k: { type: 'string', default: '5' },
-        budget: { type: 'string', default: '500' },
-        format: { type: 'string', default: 'json' },
-      },
-      strict: true,
-      allowPositionals: false,
-    }));
-  } catch (error) {
-    throw new MissesUsageError((error as Error).message);
-  }
-  if (values.bench === undefined) throw new MissesUsageError('--bench is required');
-  const predictionFiles = values.preds ?? [];
-  const transcriptFolders = values.transcripts ?? [];
-  if (predictionFiles.length === 0 && transcriptFolders.length === 0) throw new MissesUsageError('misses needs at least one --preds file or --transcripts folder');
-  const profile = PROFILES.find((p) => p === values.profile);
-  if (profile === undefined) throw new MissesUsageError(`--profile must be official or snapshot, got ${JSON.stringify(values.profile)}`);
-  const format = values.format;
-  if (format !== 'json' && format !== 'table' && format !== 'csv') throw new MissesUsageError(`--format must be json, table or csv, got ${JSON.stringify(format)}`);
+  const values = parseFlags(argv, {
+    ...SCORED_INPUT_OPTIONS,
+    budget: { type: 'string', default: '500' },
+    ...formatOption('json'),
+  });
+  const sources = workspaceSources(values);
+  requireExplorers(sources, 'misses');
+  const profile = parseProfile(values.profile);
+  const format = parseFormat(values.format, ['json', 'table', 'csv']);
   const k = parseCount(values.k, '--k');
   const budget = parseCount(values.budget, '--budget');
 
-  const model = await loadWorkspace({
-    benchFile: values.bench,
-    predictionFiles,
-    transcriptFolders,
-    ...(values.repos === undefined ? {} : { reposRoot: values.repos }),
-    ...(values['line-counts'] === undefined ? {} : { lineCountsFile: values['line-counts'] }),
-    // Transcripts are parsed against their instance's snapshot, so snapshots are located up front then.
-    ...(transcriptFolders.length === 0 ? { locateSnapshots: 'when-needed' as const } : {}),
-  });
+  const model = await loadWorkspace(scoringSources(sources));
   const result = await missesOfWorkspaceModel(model, { profile, k, budget }, new LineCountCache());
   const problems: Problem[] = [];
   for (const list of [model.problems, result.lineCountProblems, result.problems]) for (const p of list) problems.push(p);
 
   process.stdout.write(format === 'json' ? formatMissesJson(result) : format === 'csv' ? formatMissesCsv(result) : formatMissesTable(result, { profile, k, budget }));
-  for (const problem of sortProblems(problems)) process.stderr.write(`${escapeForTerminal(formatProblem(problem))}\n`);
+  printProblems(problems);
   return hasErrors(problems) ? 1 : 0;
 }
 

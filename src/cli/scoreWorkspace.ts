@@ -1,5 +1,5 @@
 import type { Profile } from '../core';
-import { checkWorkspace, LineCountCache, loadWorkspace, scoreWorkspaceModel, summariseByRepo, type Problem, type RepoSummary, type ScoreResult } from '../data';
+import { checkWorkspace, LineCountCache, loadWorkspace, scoreWorkspaceModel, summariseByRepo, type Problem, type RepoSummary, type ScoreResult, type WorkspaceSources } from '../data';
 
 export type { ExplorerSummary, MetricValues, RepoSummary, ScoredRow, ScoreResult } from '../data';
 
@@ -29,15 +29,7 @@ export interface ScoreOptions {
  * the shared scoring path, so the numbers and labels equal the extension's.
  */
 export async function scoreWorkspace(options: ScoreOptions): Promise<ScoreResult & { readonly repoSummaries: readonly RepoSummary[] }> {
-  const model = await loadWorkspace({
-    benchFile: options.benchFile,
-    predictionFiles: options.predictionFiles,
-    transcriptFolders: options.transcriptFolders ?? [],
-    ...(options.reposRoot === undefined ? {} : { reposRoot: options.reposRoot }),
-    ...(options.lineCountsFile === undefined ? {} : { lineCountsFile: options.lineCountsFile }),
-    // Transcripts are parsed against their instance's snapshot, so snapshots are located up front then.
-    ...((options.transcriptFolders ?? []).length === 0 ? { locateSnapshots: 'when-needed' as const } : {}),
-  });
+  const model = await loadWorkspace(scoringSources(options));
   const result = await scoreWorkspaceModel(model, options, new LineCountCache());
   const problems: Problem[] = [];
   for (const list of [model.problems, result.lineCountProblems, result.problems]) for (const p of list) problems.push(p);
@@ -45,13 +37,24 @@ export async function scoreWorkspace(options: ScoreOptions): Promise<ScoreResult
   return { ...result, problems, repoSummaries };
 }
 
+/**
+ * What `score` and `misses` load: the sources of `options` (its scoring fields left out), with the
+ * snapshots looked up only when a line count needs one, unless transcripts are read.
+ */
+export function scoringSources(options: Pick<WorkspaceSources, 'benchFile' | 'predictionFiles' | 'transcriptFolders' | 'reposRoot' | 'lineCountsFile'>): WorkspaceSources {
+  const { benchFile, predictionFiles, transcriptFolders = [], reposRoot, lineCountsFile } = options;
+  return {
+    benchFile,
+    predictionFiles,
+    transcriptFolders,
+    ...(reposRoot === undefined ? {} : { reposRoot }),
+    ...(lineCountsFile === undefined ? {} : { lineCountsFile }),
+    // Transcripts are parsed against their instance's snapshot, so snapshots are located up front then.
+    ...(transcriptFolders.length === 0 ? { locateSnapshots: 'when-needed' as const } : {}),
+  };
+}
+
 /** `swe-explore validate`: the same problems the extension's Problems panel shows for the folder. */
-export async function validateSources(options: Omit<ScoreOptions, 'profile' | 'k' | 'budgets' | 'keepEmptyCore' | 'groupBy'>): Promise<Problem[]> {
-  const model = await loadWorkspace({
-    benchFile: options.benchFile,
-    predictionFiles: options.predictionFiles,
-    ...(options.reposRoot === undefined ? {} : { reposRoot: options.reposRoot }),
-    ...(options.lineCountsFile === undefined ? {} : { lineCountsFile: options.lineCountsFile }),
-  });
-  return checkWorkspace(model, new LineCountCache());
+export async function validateSources(sources: WorkspaceSources): Promise<Problem[]> {
+  return checkWorkspace(await loadWorkspace(sources), new LineCountCache());
 }

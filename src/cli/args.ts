@@ -1,0 +1,137 @@
+/**
+ * The argument layer every `swe-explore` command shares: the option specs, strict flag parsing,
+ * the checks on counts, profile and format, the usage error (exit 2) and the loadWorkspace sources
+ * the input flags name. One place, so a flag means the same and fails the same in every command.
+ */
+import { parseArgs, type ParseArgsConfig } from 'node:util';
+import { PROFILES, type Profile } from '../core';
+import { formatProblem, sortProblems, type Problem, type WorkspaceSources } from '../data';
+import { escapeForTerminal } from '../shared/escape';
+
+/** A user-facing failure: printed as one line, never as a stack trace, and the command exits 2. */
+export class UsageError extends Error {}
+
+/** `swe-explore: message` on stderr; the message can carry data (paths, flag values), so it is escaped to stay one line. */
+export function printError(message: string): void {
+  process.stderr.write(`swe-explore: ${escapeForTerminal(message)}\n`);
+}
+
+/** Runs a command body; a {@link UsageError} prints one line and gives exit 2, anything else is rethrown. */
+export async function runGuarded(body: () => Promise<number>): Promise<number> {
+  try {
+    return await body();
+  } catch (error) {
+    if (error instanceof UsageError) {
+      printError(error.message);
+      return 2;
+    }
+    throw error;
+  }
+}
+
+/** The bench and where its snapshots and line counts are: every command reads these. */
+export const WORKSPACE_OPTIONS = {
+  bench: { type: 'string' },
+  repos: { type: 'string' },
+  'line-counts': { type: 'string' },
+} as const;
+
+export const PREDS_OPTION = { preds: { type: 'string', multiple: true } } as const;
+
+const TRANSCRIPTS_OPTION = { transcripts: { type: 'string', multiple: true } } as const;
+
+/** What the scorer needs besides the data: the commands that score take these, with these defaults. */
+export const SCORING_OPTIONS = {
+  profile: { type: 'string', default: 'official' },
+  k: { type: 'string', default: '5' },
+} as const;
+
+/** What `score` and `misses` read and score: the workspace, prediction files and/or transcript folders, profile and k. */
+export const SCORED_INPUT_OPTIONS = { ...WORKSPACE_OPTIONS, ...PREDS_OPTION, ...TRANSCRIPTS_OPTION, ...SCORING_OPTIONS } as const;
+
+/** `--format`; the default differs per command (the table for `score`, JSON lines elsewhere). */
+export function formatOption<const F extends string>(defaultFormat: F): { readonly format: { readonly type: 'string'; readonly default: F } } {
+  return { format: { type: 'string', default: defaultFormat } };
+}
+
+type OptionSpecs = NonNullable<ParseArgsConfig['options']>;
+
+/** The values `parseArgs` gives for these specs (strict, no positionals). */
+export type Flags<O extends OptionSpecs> = ReturnType<typeof parseArgs<{ args: string[]; options: O; strict: true; allowPositionals: false }>>['values'];
+
+/** Strict parsing: an unknown flag, a missing value or a stray positional is a usage error. */
+export function parseFlags<const O extends OptionSpecs>(argv: string[], options: O): Flags<O> {
+  try {
+    return parseArgs({ args: argv, options, strict: true, allowPositionals: false }).values;
+  } catch (error) {
+    throw new UsageError((error as Error).message);
+  }
+}
+
+/** No file has a billion lines and no explorer a billion predictions; larger values are typos. */
+export const MAX_COUNT_ARGUMENT = 1_000_000_000;
+
+/**
+ * A whole number in min..1e9 (min 1 unless a flag, like `--seed`, allows 0). Digits only, so `1e3`,
+ * `0x10` and `-1` are refused, and the bound keeps every accepted value a safe integer (past 2^53
+ * Number() silently rounds).
+ */
+export function parseCount(value: string, flag: string, min = 1): number {
+  const parsed = /^\d+$/.test(value) ? Number(value) : Number.NaN;
+  if (!Number.isSafeInteger(parsed) || parsed < min || parsed > MAX_COUNT_ARGUMENT) {
+    throw new UsageError(`${flag} takes a whole number from ${min} to ${MAX_COUNT_ARGUMENT}, got ${JSON.stringify(value)}`);
+  }
+  return parsed;
+}
+
+/** `--profile`: one of {@link PROFILES}. */
+export function parseProfile(value: string): Profile {
+  const profile = PROFILES.find((p) => p === value);
+  if (profile === undefined) throw new UsageError(`--profile must be official or snapshot, got ${JSON.stringify(value)}`);
+  return profile;
+}
+
+/** `--format`: one of `allowed`, named in the error in the order given ("a, b or c"). */
+export function parseFormat<const F extends string>(value: string, allowed: readonly F[]): F {
+  const format = allowed.find((f) => f === value);
+  if (format === undefined) {
+    const names = allowed.length > 1 ? `${allowed.slice(0, -1).join(', ')} or ${allowed[allowed.length - 1]!}` : allowed.join('');
+    throw new UsageError(`--format must be ${names}, got ${JSON.stringify(value)}`);
+  }
+  return format;
+}
+
+/** The input flags as parsed; `preds` and `transcripts` only where the command takes them. */
+export interface SourceFlags {
+  readonly bench?: string | undefined;
+  readonly preds?: readonly string[] | undefined;
+  readonly transcripts?: readonly string[] | undefined;
+  readonly repos?: string | undefined;
+  readonly 'line-counts'?: string | undefined;
+}
+
+/**
+ * The loadWorkspace sources the flags name (snapshots located eagerly, the loader's default).
+ * `--bench` is the one input every command needs: without it this is the usage error, so callers
+ * take the sources first, where they check their other required flags.
+ */
+export function workspaceSources(values: SourceFlags): WorkspaceSources {
+  if (values.bench === undefined) throw new UsageError('--bench is required');
+  return {
+    benchFile: values.bench,
+    predictionFiles: values.preds ?? [],
+    transcriptFolders: values.transcripts ?? [],
+    ...(values.repos === undefined ? {} : { reposRoot: values.repos }),
+    ...(values['line-counts'] === undefined ? {} : { lineCountsFile: values['line-counts'] }),
+  };
+}
+
+/** `score` and `misses` need an explorer to score: at least one prediction file or transcript folder. */
+export function requireExplorers(sources: WorkspaceSources, command: string): void {
+  if (sources.predictionFiles.length === 0 && (sources.transcriptFolders ?? []).length === 0) throw new UsageError(`${command} needs at least one --preds file or --transcripts folder`);
+}
+
+/** Problem lines carry data (ids, paths): controls are shown escaped so each stays one line. */
+export function printProblems(problems: readonly Problem[], write: (text: string) => void = (text) => process.stderr.write(text)): void {
+  for (const problem of sortProblems(problems)) write(`${escapeForTerminal(formatProblem(problem))}\n`);
+}
