@@ -5,6 +5,7 @@
  */
 export * from './audit';
 export * from './concurrency';
+export * from './globs';
 export * from './jsonl';
 export * from './leaderboard';
 export * from './lineCounts';

@@ -1,6 +1,18 @@
 import * as path from 'node:path';
 import * as vscode from 'vscode';
-import { checkWorkspace, EMPTY_WORKSPACE, instanceLineCounts, LineCountCache, loadWorkspace, mapWithConcurrency, referencedPaths, type Problem, type WorkspaceModel } from '../data';
+import {
+  checkWorkspace,
+  EMPTY_WORKSPACE,
+  globBase,
+  instanceLineCounts,
+  LineCountCache,
+  loadWorkspace,
+  mapWithConcurrency,
+  nextTurn,
+  referencedPaths,
+  type Problem,
+  type WorkspaceModel,
+} from '../data';
 import { Disposable } from './lifecycle';
 import { readDataSettings, type DataSettings } from './settings';
 import type { Store } from './store';
@@ -121,6 +133,9 @@ export class WorkspaceLoader extends Disposable {
       });
     }, NOTIFY_AFTER_MS);
     const model = await reading.finally(() => clearTimeout(slow));
+    // Building the model's last index and filling the store and views are separate turns, so a
+    // large benchmark never holds the extension host for both at once.
+    await nextTurn();
     if (generation !== this.generation) return;
     this.cache.clear();
     this.checkProblems = [];
@@ -204,10 +219,11 @@ export class WorkspaceLoader extends Disposable {
   private watch(settings: DataSettings, benchFile: string | undefined): void {
     this.disposeWatchers();
     if (benchFile === undefined) return;
-    const base = vscode.Uri.file(path.dirname(benchFile));
-    const patterns = [path.basename(benchFile), ...settings.predictionGlobs];
-    for (const pattern of patterns) {
-      const watcher = vscode.workspace.createFileSystemWatcher(new vscode.RelativePattern(base, pattern));
+    const benchDir = path.dirname(benchFile);
+    // Each glob is watched from its own literal folder, never the bench folder as a whole (which holds the snapshots).
+    const watched = [{ base: benchDir, pattern: path.basename(benchFile) }, ...settings.predictionGlobs.map((glob) => globBase(benchDir, glob))];
+    for (const { base, pattern } of watched) {
+      const watcher = vscode.workspace.createFileSystemWatcher(new vscode.RelativePattern(vscode.Uri.file(base), pattern));
       const reload = (): void => this.scheduleReload();
       this.watchers.push(watcher, watcher.onDidChange(reload), watcher.onDidCreate(reload), watcher.onDidDelete(reload));
     }
@@ -254,7 +270,9 @@ async function readWorkspace(settings: DataSettings, signal: AbortSignal, addedR
   const benchDir = path.dirname(benchFile);
   const predictionFiles = new Set<string>();
   for (const glob of settings.predictionGlobs) {
-    const uris = await vscode.workspace.findFiles(new vscode.RelativePattern(vscode.Uri.file(benchDir), glob), '**/node_modules/**');
+    // Searched from the glob's literal folder (results/), so the snapshots beside it are not walked.
+    const { base, pattern } = globBase(benchDir, glob);
+    const uris = await vscode.workspace.findFiles(new vscode.RelativePattern(vscode.Uri.file(base), pattern), '**/node_modules/**');
     for (const uri of uris) if (uri.fsPath !== benchFile) predictionFiles.add(uri.fsPath);
   }
   const reposRoot = resolveSetting(settings.reposRoot);
