@@ -31,7 +31,6 @@
  */
 import { closeSync, existsSync, mkdirSync, openSync, readdirSync, rmSync, writeFileSync, writeSync } from 'node:fs';
 import { dirname, join, resolve } from 'node:path';
-import { pathToFileURL } from 'node:url';
 import { parseArgs } from 'node:util';
 
 export interface SyntheticOptions {
@@ -644,7 +643,8 @@ async function main(argv: string[]): Promise<void> {
   process.stdout.write(`wrote ${ws.benchFile}, ${ws.predictionFiles.length} prediction file(s), snapshots under ${ws.reposRoot}, ` + `${ws.lineCountsFile} in ${ms} ms\n`);
 }
 
-if (process.argv[1] && import.meta.url === pathToFileURL(resolve(process.argv[1])).href) {
+// Run as a script (tsx runs this file as CommonJS); imported by the bench and the integration tests, it only exports.
+if (require.main === module) {
   main(process.argv.slice(2)).catch((error: unknown) => {
     process.stderr.write(`gen-synthetic: ${error instanceof Error ? error.message : String(error)}\n`);
     process.exitCode = 1;

@@ -500,6 +500,13 @@ export async function run(): Promise<void> {
   timings['activate() call'] = performance.now() - activationStarted;
   timings['activation (inside activate)'] = api.activationMs;
   await api.ready;
+  // The Scores view's first paint, measured before any other webview exists: in code-server every
+  // webview shares one origin and service worker, and a webview created while another starts waits
+  // for the worker's hand-over ("Found unexpected service worker controller" in the console), which
+  // takes seconds and has nothing to do with the extension.
+  await vscode.commands.executeCommand('sweExplore.scores.focus');
+  await until(() => api.scoresView.readyLatencyMs !== undefined, 'the Scores webview to paint').catch(() => undefined);
+  const scoresReadyMs = api.scoresView.readyLatencyMs;
   let failed = 0;
   for (const test of cases) {
     try {
@@ -510,9 +517,8 @@ export async function run(): Promise<void> {
       console.log(`[integration] FAIL ${test.name}: ${error instanceof Error ? (error.stack ?? error.message) : String(error)}`);
     }
   }
-  await vscode.commands.executeCommand('sweExplore.scores.focus');
-  await until(() => api.scoresView.readyLatencyMs !== undefined, 'the Scores webview to paint').catch(() => undefined);
-  timings['Scores webview ready (resolve → first paint)'] = api.scoresView.readyLatencyMs ?? -1;
+  if (scoresReadyMs === undefined) figures['Scores webview ready (resolve → first paint)'] = 'not within 20 s';
+  else timings['Scores webview ready (resolve → first paint)'] = scoresReadyMs;
   for (const [name, ms] of Object.entries(timings)) console.log(`[timing] ${name}: ${ms.toFixed(1)} ms`);
   for (const [name, value] of Object.entries(figures)) console.log(`[figure] ${name}: ${value}`);
   console.log(`[integration] ${cases.length - failed} passed, ${failed} failed`);
