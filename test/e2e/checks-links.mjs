@@ -86,28 +86,36 @@ async function expectFollowed(ctx, { instance, explorer, budget, file, line }) {
   if (number !== String(line)) throw new Error(`the editor's highlighted line is ${number}, expected ${line}`);
 }
 
+/**
+ * Opens the demo instance (Open Instance puts the cursor on the first line of the main file's first
+ * core region, 39) and runs "SWE-Explore: Copy Link"; returns the status bar message and the clipboard.
+ */
+async function openInstanceAndCopyLink(ctx) {
+  const { page } = ctx;
+  await page.context().grantPermissions(['clipboard-read', 'clipboard-write']);
+  await openWorkbench(ctx);
+  await runCommand(page, 'SWE-Explore: Open Instance', { title: 'Open Instance', choice: INSTANCE });
+  await page.waitForSelector('.tab.active[aria-label*="stock.py"]', { timeout: 60_000 });
+  await page
+    .locator('.statusbar-item', { hasText: /Ln 39,/ })
+    .first()
+    .waitFor({ timeout: 30_000 });
+  await page.evaluate(() => navigator.clipboard.writeText('(nothing yet)'));
+  await runCommand(page, 'SWE-Explore: Copy Link');
+  const status = page.locator('.statusbar-item', { hasText: 'Copied link to' }).first();
+  await status.waitFor({ timeout: 30_000 });
+  const statusText = ((await status.textContent()) ?? '').trim();
+  const link = await page.evaluate(() => navigator.clipboard.readText());
+  return { statusText, link };
+}
+
 export const linkChecks = [
   {
     name: 'Copy Link from the palette puts the link to the instance, file and cursor line on the clipboard',
     run: async (ctx) => {
-      const { page } = ctx;
-      await page.context().grantPermissions(['clipboard-read', 'clipboard-write']);
-      await openWorkbench(ctx);
-      await runCommand(page, 'SWE-Explore: Open Instance', { title: 'Open Instance', choice: INSTANCE });
-      await page.waitForSelector('.tab.active[aria-label*="stock.py"]', { timeout: 60_000 });
-      // Open Instance puts the cursor on the first line of the main file's first core region (39).
-      await page
-        .locator('.statusbar-item', { hasText: /Ln 39,/ })
-        .first()
-        .waitFor({ timeout: 30_000 });
-      await page.evaluate(() => navigator.clipboard.writeText('(nothing yet)'));
-      await runCommand(page, 'SWE-Explore: Copy Link');
-      const status = page.locator('.statusbar-item', { hasText: 'Copied link to' }).first();
-      await status.waitFor({ timeout: 30_000 });
-      const statusText = (await status.textContent()) ?? '';
-      ctx.log(`status bar: ${statusText.trim()}`);
+      const { statusText, link } = await openInstanceAndCopyLink(ctx);
+      ctx.log(`status bar: ${statusText}`);
       if (!statusText.includes(`${INSTANCE} · agent · B=500 · inventory/stock.py:39`)) throw new Error(`status bar message does not describe the link: ${statusText}`);
-      const link = await page.evaluate(() => navigator.clipboard.readText());
       ctx.log(`clipboard: ${link}`);
       if (!link.startsWith(`vscode://${AUTHORITY}/open?`)) throw new Error(`the clipboard holds no deep link: ${link}`);
       const params = linkParams(link);
@@ -122,18 +130,7 @@ export const linkChecks = [
   {
     name: 'A deep link followed through Developer: Open URL opens its instance, file and line with its explorer and budget',
     run: async (ctx) => {
-      const { page } = ctx;
-      await page.context().grantPermissions(['clipboard-read', 'clipboard-write']);
-      await openWorkbench(ctx);
-      await runCommand(page, 'SWE-Explore: Open Instance', { title: 'Open Instance', choice: INSTANCE });
-      await page.waitForSelector('.tab.active[aria-label*="stock.py"]', { timeout: 60_000 });
-      await page
-        .locator('.statusbar-item', { hasText: /Ln 39,/ })
-        .first()
-        .waitFor({ timeout: 30_000 });
-      await runCommand(page, 'SWE-Explore: Copy Link');
-      await page.locator('.statusbar-item', { hasText: 'Copied link to' }).first().waitFor({ timeout: 30_000 });
-      const copied = await page.evaluate(() => navigator.clipboard.readText());
+      const { link: copied } = await openInstanceAndCopyLink(ctx);
       ctx.log(`copied: ${copied}`);
 
       // A hand-written link elsewhere: another instance, explorer, budget, file and line.
