@@ -31,6 +31,9 @@ export const quietSettings = {
   'git.openRepositoryInParentFolders': 'never',
   // The browser checks match decorations by the contributed dark-theme colours.
   'workbench.colorTheme': 'Default Dark Modern',
+  // Sticky scroll pins enclosing class/def lines over the top of the editor, right where Open
+  // Instance reveals the first core region: a check hovering a line there would hit the overlay.
+  'editor.stickyScroll.enabled': false,
 };
 
 /** The code-server flags shared by the e2e harness, the screenshot script and `npm start`. */
