@@ -100,6 +100,17 @@ export const compareChecks = [
       // Let the hover finish fading in, so the screenshot is readable.
       await page.waitForTimeout(800);
       await ctx.screenshot('compare-editor');
+
+      // The keybinding, not only the command: Alt+D (Next Difference) from line 47, inside the
+      // neither run 44–63, jumps to the start of the only-A run below it.
+      await page.keyboard.press('Escape');
+      await page.locator('.editor-instance .view-line', { hasText: 'are still physically on hand' }).first().click();
+      await page.keyboard.press('Alt+D');
+      await page
+        .locator('.statusbar-item', { hasText: /Ln 64,/ })
+        .first()
+        .waitFor({ timeout: 30_000 });
+      ctx.log('Alt+D moved the cursor to models.py line 64 (the only-A run)');
     },
   },
 ];
