@@ -38,6 +38,12 @@ export interface PredictionReadOptions extends LineReadOptions {
    * it (metrics-spec §10, "with a repo root"). Ignored for JSONL rows.
    */
   readonly repoRoot?: string;
+  /**
+   * `answer`: the file is an agent's plain-text answer whatever its name or first character (a
+   * transcript may well start with `[2024-05-01 10:00] …` or `{`); default: JSONL by extension or
+   * when the text starts with `{` / `[`, else an answer.
+   */
+  readonly format?: 'answer';
 }
 
 /** Extensions that are always read as JSONL, whatever the content looks like. */
@@ -82,6 +88,16 @@ function answerToResult(answer: ParsedAnswer, file: string, options: PredictionR
       message: answer.blockLine === undefined ? 'no RELEVANT_FILES: block and no location in the text; the answer has no region' : 'the RELEVANT_FILES: block yields no region',
       instanceId: row.instance_id,
     });
+  } else if (answer.blockLine === undefined) {
+    // Scored (metrics-spec §10 falls back to locations in the prose), but the reader should know.
+    problems.push({
+      file,
+      line: 0,
+      severity: 'warning',
+      code: 'answer-no-block',
+      message: `no RELEVANT_FILES: block; ${answer.regions.length} region(s) taken from locations in the text`,
+      instanceId: row.instance_id,
+    });
   }
   // `raw` of a synthesized row is its JSON form, so it can be written out as a result line.
   const item: JsonlItem<PredictionRow> = { line: answer.entries[0]?.line ?? answer.blockLine ?? 1, value: row, raw: JSON.stringify(row) };
@@ -107,7 +123,8 @@ export function parsePredictions(text: string, file = '<predictions>', options: 
  * `options.repoRoot` its paths must exist inside that checkout).
  */
 export async function readPredictionFile(filePath: string, options: PredictionReadOptions = {}): Promise<JsonlResult<PredictionRow>> {
-  if (!JSONL_EXTENSIONS.has(path.extname(filePath).toLowerCase())) {
+  const answerOnly = options.format === 'answer';
+  if (answerOnly || !JSONL_EXTENSIONS.has(path.extname(filePath).toLowerCase())) {
     let text: string | undefined;
     try {
       // Refuses FIFOs and devices before reading: sniffing one would block or never end.
@@ -115,7 +132,7 @@ export async function readPredictionFile(filePath: string, options: PredictionRe
       try {
         const buf = Buffer.alloc(4096);
         const { bytesRead } = await handle.read(buf, 0, buf.length, 0);
-        if (!looksLikeJsonl(buf.subarray(0, bytesRead).toString('utf8'))) {
+        if (answerOnly || !looksLikeJsonl(buf.subarray(0, bytesRead).toString('utf8'))) {
           // An answer is read whole; the line limit bounds it too, so a huge file is refused.
           const limit = options.maxLineBytes ?? DEFAULT_MAX_LINE_BYTES;
           if (size > limit) {

@@ -62,6 +62,8 @@ export type ProblemCode =
   | 'answer-entry-skipped'
   /** A plain-text agent answer yielded no region at all. */
   | 'answer-empty'
+  /** A plain-text agent answer has no `RELEVANT_FILES:` block; its regions come from locations in the prose. */
+  | 'answer-no-block'
   /** An audit-log line is not a valid event (bad JSON in the middle of the file, missing or wrong fields, duplicate id). */
   | 'audit-event-invalid'
   /** The audit log's last line has no newline and is not valid JSON: a torn append, ignored. */

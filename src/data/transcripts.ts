@@ -124,22 +124,9 @@ export async function readTranscriptFolder(folder: string, instances: ReadonlyMa
   }
   const reads = await mapWithConcurrency(accepted, READS_IN_PARALLEL, async ({ id, file, snapshotRoot }) => {
     signal?.throwIfAborted();
-    const read = await readPredictionFile(file, { instanceId: id, explorer, ...(snapshotRoot === undefined ? {} : { repoRoot: snapshotRoot }) });
-    // A transcript that starts with `{` is sniffed as JSONL by the prediction reader: its rows
-    // are not this explorer's answer, so they are dropped with a warning instead of mixed in.
-    const rows = read.items.filter((item) => item.value.explorer === explorer && item.value.instance_id === id);
-    const fileProblems = [...read.problems];
-    if (rows.length !== read.items.length) {
-      fileProblems.push({
-        file,
-        line: 0,
-        severity: 'warning',
-        code: 'answer-empty',
-        message: 'the transcript starts with "{" and reads as JSON lines, not as an agent answer; it is ignored',
-        instanceId: id,
-      });
-    }
-    return { file, rows, problems: fileProblems };
+    // Always an answer: a transcript's first line is often a `[timestamp]` or a `{…}` log record.
+    const read = await readPredictionFile(file, { instanceId: id, explorer, format: 'answer', ...(snapshotRoot === undefined ? {} : { repoRoot: snapshotRoot }) });
+    return { file, rows: read.items, problems: read.problems };
   });
   const files: { file: string; rows: JsonlItem<PredictionRow>[] }[] = [];
   for (const read of reads) {

@@ -73,6 +73,29 @@ describe('readTranscriptFolder', () => {
     assert.ok(run.problems.every((p) => p.severity === 'warning'));
   });
 
+  it('reads every transcript as an answer, whatever its first character; empty ones and prose-only locations are reported', async () => {
+    const { root } = workspace();
+    const folder = path.join(root, 'logged-agent');
+    mkdirSync(folder);
+    // A log that starts with a timestamp in brackets (would look like a JSON array).
+    writeFileSync(path.join(folder, 'o__r-1.log'), '[2024-05-01 10:00:00] agent started\nI looked around.\n\nRELEVANT_FILES:\n- a.py:3-8\n');
+    // An empty transcript.
+    writeFileSync(path.join(folder, 'o__r-2.md'), '');
+    // A JSON log record first, then prose with a location and no block.
+    writeFileSync(path.join(folder, 'o__r-3.txt'), '{"event": "start"}\nThe bug is in a.py:20-21 somewhere.\n');
+    const instances = new Map<string, TranscriptInstance>(['o__r-1', 'o__r-2', 'o__r-3'].map((id) => [id, { snapshotRoot: path.join(root, 'repos', id) }]));
+    const run = await readTranscriptFolder(folder, instances);
+    const regions = new Map(run.files.flatMap((f) => f.rows.map((item) => [item.value.instance_id, item.value.regions] as const)));
+    assert.deepEqual(regions.get('o__r-1'), [{ path: 'a.py', start: 3, end: 8 }]);
+    assert.deepEqual(regions.get('o__r-2'), [], 'an empty transcript is an answer with no region, like a prose one');
+    assert.deepEqual(regions.get('o__r-3'), [{ path: 'a.py', start: 20, end: 21 }]);
+    const codes = run.problems.map((p) => [p.code, path.basename(p.file), p.severity]);
+    assert.deepEqual(codes.sort(), [
+      ['answer-empty', 'o__r-2.md', 'warning'],
+      ['answer-no-block', 'o__r-3.txt', 'warning'],
+    ]);
+  });
+
   it('a folder that cannot be read is one io-error problem, not a failure', async () => {
     const run = await readTranscriptFolder(path.join(os.tmpdir(), 'swe-explore-no-such-folder-' + process.pid), new Map());
     assert.deepEqual(run.files, []);
