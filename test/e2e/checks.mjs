@@ -13,7 +13,22 @@ import { compareChecks } from './checks-compare.mjs';
 import { leaderboardChecks } from './checks-leaderboard.mjs';
 import { linkChecks } from './checks-links.mjs';
 import { scoresChecks } from './checks-scores.mjs';
-import { INSTANCE, MAIN_FILE, themeColor, SAME_COLOR, themeKind, cliMetrics, openWorkbench, runCommand, decoratedLineTexts, afterTexts, scoresFrame, metricValue, near } from './support.mjs';
+import {
+  INSTANCE,
+  MAIN_FILE,
+  themeColor,
+  SAME_COLOR,
+  themeKind,
+  cliMetrics,
+  openWorkbench,
+  runCommand,
+  decoratedLineTexts,
+  afterTexts,
+  hoverAtLine,
+  scoresFrame,
+  metricValue,
+  near,
+} from './support.mjs';
 
 const baseChecks = [
   {
@@ -60,13 +75,11 @@ const baseChecks = [
       const labels = await afterTexts(page);
       if (!labels.some((t) => t.includes('missed core'))) throw new Error(`no "missed core" label: ${JSON.stringify(labels)}`);
       ctx.log(`${missed.length} rendered lines marked missed for the localizer`);
-      // Hover over line 39 explains its layers.
-      const line = page.locator('.editor-instance .view-line', { hasText: coreLine.trim() }).first();
-      await line.hover({ position: { x: 40, y: 5 } });
-      const hover = page.locator('.monaco-hover-content', { hasText: 'SWE-Explore' }).first();
-      await hover.waitFor({ timeout: 30_000 });
+      // The hover on line 39 explains its layers.
+      const hover = await hoverAtLine(page, 39);
       const hoverText = await hover.textContent();
       if (!/Core\s2\/4,\slines\s39–56/.test(hoverText)) throw new Error(`hover text lacks the core region: ${hoverText}`);
+      await page.waitForTimeout(500); // the hover fades in
       await ctx.screenshot('editor-missed-and-hover');
     },
   },
@@ -219,7 +232,7 @@ const baseChecks = [
   {
     name: 'provenance layers and the Instance panel: consensus/promoted labels, "read by" hover, issue and patch beside the code',
     run: async (ctx) => {
-      const { page, repoRoot } = ctx;
+      const { page } = ctx;
       await openWorkbench(ctx);
       await runCommand(page, 'SWE-Explore: Open Instance', { title: 'Open Instance', choice: INSTANCE });
       await page.waitForSelector('.tab.active[aria-label*="stock.py"]', { timeout: 60_000 });
@@ -228,11 +241,7 @@ const baseChecks = [
       });
       const labels = await afterTexts(page);
       ctx.log(`provenance labels: ${JSON.stringify(labels.filter((t) => /consensus|promoted/.test(t)))}`);
-      const fileLines = fs.readFileSync(path.join(repoRoot, MAIN_FILE), 'utf8').split('\n');
-      const line = page.locator('.editor-instance .view-line', { hasText: fileLines[46].trim() }).first();
-      await line.hover({ position: { x: 40, y: 5 } });
-      const hover = page.locator('.monaco-hover-content', { hasText: 'SWE-Explore' }).first();
-      await hover.waitFor({ timeout: 30_000 });
+      const hover = await hoverAtLine(page, 47);
       const hoverText = await hover.textContent();
       ctx.log(`hover: ${hoverText.replace(/\s+/g, ' ').slice(0, 300)}`);
       if (!/read by \d of 3 trajectories/.test(hoverText)) throw new Error(`hover lacks "read by N of 3 trajectories": ${hoverText}`);

@@ -109,6 +109,27 @@ export async function afterTexts(page) {
   return page.evaluate(() => [...document.querySelectorAll('.editor-instance .view-line span')].map((s) => getComputedStyle(s, '::after').content).filter((c) => c && c !== 'none' && c !== 'normal'));
 }
 
+/**
+ * Puts the cursor on `line` of the active editor (Go to Line) and shows the hover there (Show or
+ * Focus Hover, Ctrl+K Ctrl+I). A mouse hover can land on a widget drawn over the line or scroll the
+ * editor sideways while aiming; the keyboard cannot. Returns the SWE-Explore hover, once shown.
+ */
+export async function hoverAtLine(page, line) {
+  await page.keyboard.press('Control+G');
+  await page.waitForSelector('.quick-input-widget:not([style*="display: none"]) input', { timeout: 30_000 });
+  await page.keyboard.type(String(line));
+  await page.keyboard.press('Enter');
+  await page
+    .locator('.statusbar-item', { hasText: new RegExp(`Ln ${line},`) })
+    .first()
+    .waitFor({ timeout: 30_000 });
+  await page.keyboard.press('Control+K');
+  await page.keyboard.press('Control+I');
+  const hover = page.locator('.monaco-hover-content', { hasText: 'SWE-Explore' }).first();
+  await hover.waitFor({ timeout: 30_000 });
+  return hover;
+}
+
 export function scoresFrame(page) {
   return page.frameLocator('iframe.webview').first().frameLocator('#active-frame');
 }
