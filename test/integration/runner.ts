@@ -458,7 +458,10 @@ const baseCases: Case[] = [
         timings['decoration repaint (20k-line files)'] = api.decorations.lastPaintMs;
         console.log(`[timing] live update samples (20k): ${samples.map((ms) => ms.toFixed(1)).join(', ')} ms`);
         assert.ok(median(samples) < 100, `median update ${median(samples)} ms`);
-        assert.ok(api.timings.openInstanceMs < 1000, `open took ${api.timings.openInstanceMs} ms`);
+        // A regression guard on the extension's own share only: how long code-server takes to open and
+        // show a 20k-line editor (0.5–1.3 s on a busy 2-core box) is VS Code's, and printed above.
+        const ownMs = api.timings.openInstanceMs - api.timings.openInstanceEditorMs;
+        assert.ok(ownMs < 500, `Open Instance spent ${ownMs.toFixed(0)} ms of its ${api.timings.openInstanceMs.toFixed(0)} ms outside VS Code's editor opening`);
 
         // Leave one trajectory out: the core lines whose consensus status depends on t3.
         const editor = await vscode.window.showTextDocument(vscode.Uri.file(path.join(api.store.view!.instance.snapshotRoot!, 'pkg', 'a.py')));
