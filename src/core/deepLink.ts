@@ -87,13 +87,44 @@ function isLinkParameter(name: string): name is LinkParameter {
   return (LINK_PARAMETERS as readonly string[]).includes(name);
 }
 
+/** Lone surrogates become U+FFFD, so that encoding a value taken from data never throws. */
+function wellFormed(text: string): string {
+  return text.replace(/[\uD800-\uDBFF](?![\uDC00-\uDFFF])|(?<![\uD800-\uDBFF])[\uDC00-\uDFFF]/g, '\uFFFD');
+}
+
+/**
+ * Decodes every run of `%XX` escapes that is valid UTF-8 and leaves the rest as written. Unlike
+ * form decoding, `+` stays a plus: a hand-written `path=src/c++/a.cc` means what it says (copied
+ * links write a space as `%20`), and a stray `%` is kept rather than refused.
+ */
+function decodeComponent(text: string): string {
+  return text.replace(/(?:%[0-9A-Fa-f]{2})+/g, (run) => {
+    try {
+      return decodeURIComponent(run);
+    } catch {
+      return run;
+    }
+  });
+}
+
+/** `name=value` pairs of a query, decoded, in order; empty pairs (`a=1&&b=2`) are skipped. */
+function queryEntries(query: string): [string, string][] {
+  const entries: [string, string][] = [];
+  for (const pair of query.split('&')) {
+    if (pair === '') continue;
+    const equals = pair.indexOf('=');
+    entries.push(equals === -1 ? [decodeComponent(pair), ''] : [decodeComponent(pair.slice(0, equals)), decodeComponent(pair.slice(equals + 1))]);
+  }
+  return entries;
+}
+
 /**
  * Parses a link's query as the URI handler receives it (`vscode.Uri.query`, already decoded once
- * by VS Code; see {@link formatDeepLink}) with `URLSearchParams` semantics. Refuses a repeated
+ * by VS Code; see {@link formatDeepLink}): percent escapes decoded, `+` literal. Refuses a repeated
  * parameter, a bad value, or a link that leads nowhere; names unknown parameters in `warnings`.
  */
 export function parseDeepLink(query: string): DeepLinkParse {
-  const params = new URLSearchParams(query);
+  const params = queryEntries(query);
   const seen = new Map<LinkParameter, string>();
   const unknown: string[] = [];
   let position = 0;
@@ -162,16 +193,16 @@ export function parseDeepLink(query: string): DeepLinkParse {
 }
 
 /**
- * The query of a link, in `URLSearchParams` form (what {@link parseDeepLink} reads), parameters
- * in {@link LINK_PARAMETERS} order.
+ * The query of a link (what {@link parseDeepLink} reads), parameters in {@link LINK_PARAMETERS}
+ * order, each value percent-encoded whole (a space is `%20`, a plus `%2B`).
  */
 export function formatLinkQuery(target: LinkTarget): string {
-  const params = new URLSearchParams();
+  const pairs: string[] = [];
   for (const name of LINK_PARAMETERS) {
     const value = target[name];
-    if (value !== undefined) params.append(name, String(value));
+    if (value !== undefined) pairs.push(`${name}=${encodeURIComponent(wellFormed(String(value)))}`);
   }
-  return params.toString();
+  return pairs.join('&');
 }
 
 /**

@@ -37,11 +37,17 @@ describe('parseDeepLink: good links', () => {
     assert.deepEqual(warnings, []);
   });
 
-  it('decodes with URLSearchParams semantics (percent escapes, + as space)', () => {
-    const { target } = parsed('instance=a%26b%3Dc&explorer=my+agent%20v2&path=src/a%20b.py');
+  it('decodes percent escapes; a plus stays a plus, a stray % stays as written', () => {
+    const { target } = parsed('instance=a%26b%3Dc&explorer=my+agent%20v2&path=src/c++/a%20b.py&compare=100%');
     assert.equal(target.instance, 'a&b=c');
-    assert.equal(target.explorer, 'my agent v2');
-    assert.equal(target.path, 'src/a b.py');
+    assert.equal(target.explorer, 'my+agent v2');
+    assert.equal(target.path, 'src/c++/a b.py');
+    assert.equal(target.compare, '100%');
+  });
+
+  it('skips empty pairs and reads a parameter without = as empty', () => {
+    assert.deepEqual(parsed('&&instance=x&&').target, { instance: 'x' });
+    assert.match(refused('instance'), /'instance' is empty/);
   });
 
   it('a leaderboard link needs no instance', () => {
@@ -144,6 +150,16 @@ describe('formatDeepLink', () => {
     const link = formatDeepLink({ instance: 'acme__inventory-101', explorer: 'agent', budget: 500, path: 'inventory/stock.py', line: 39 });
     assert.equal(link, `vscode://${LINK_AUTHORITY}/open?instance=acme__inventory-101&explorer=agent&budget=500&path=inventory%252Fstock.py&line=39`);
     assert.equal(vscodeQuery(link), formatLinkQuery({ instance: 'acme__inventory-101', explorer: 'agent', budget: 500, path: 'inventory/stock.py', line: 39 }));
+  });
+
+  it('a value taken from data with a lone surrogate is encoded as U+FFFD, never an exception', () => {
+    const link = formatDeepLink({ instance: 'x\uD800y' });
+    assert.deepEqual(parsed(vscodeQuery(link)).target, { instance: 'x\uFFFDy' });
+  });
+
+  it('writes a space as %20 and a plus as %2B, so both survive', () => {
+    assert.equal(formatLinkQuery({ instance: 'a b+c' }), 'instance=a%20b%2Bc');
+    assert.deepEqual(parsed(vscodeQuery(formatDeepLink({ instance: 'a b+c', path: 'src/c++/x y.py' }))).target, { instance: 'a b+c', path: 'src/c++/x y.py' });
   });
 
   it('an & or = inside a value survives VS Code decoding the query once', () => {
