@@ -241,7 +241,9 @@ export class LeaderboardController extends Disposable {
         const state = this.latest;
         if (state === undefined || state.status !== 'ready') return;
         const text = message.format === 'csv' ? leaderboardCsv(state) : leaderboardMarkdown(state);
-        void vscode.env.clipboard.writeText(text).then(() => vscode.window.showInformationMessage(`SWE-Explore: copied the leaderboard as ${message.format === 'csv' ? 'CSV' : 'Markdown'}.`));
+        // Fixed texts: nothing from the data reaches the notification.
+        const copied = message.format === 'csv' ? 'SWE-Explore: copied the leaderboard as CSV.' : 'SWE-Explore: copied the leaderboard as Markdown.';
+        void vscode.env.clipboard.writeText(text).then(() => vscode.window.showInformationMessage(copied));
         return;
       }
     }
