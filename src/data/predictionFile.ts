@@ -110,7 +110,7 @@ function answerToResult(answer: ParsedAnswer, file: string, options: PredictionR
  * repeating an (`instance_id`, `explorer`) pair are warned about and ignored (first wins).
  */
 export function parsePredictions(text: string, file = '<predictions>', options: PredictionReadOptions = {}): JsonlResult<PredictionRow> {
-  if (!looksLikeJsonl(text)) return answerToResult(parseAnswerText(text, options.topK !== undefined ? { topK: options.topK } : {}), file, options);
+  if (options.format === 'answer' || !looksLikeJsonl(text)) return answerToResult(parseAnswerText(text, options.topK !== undefined ? { topK: options.topK } : {}), file, options);
   return dedupePredictions(
     parseJsonl(text, file, () => lazySchemas().PredictionRowSchema, fastParsePredictionRow),
     file,
