@@ -12,12 +12,12 @@ import { mulberry32, resolveRegion } from '../src/core';
 import { computeProvenance, type ReadStepLike } from '../src/core/provenance';
 import { removeEvent } from '../src/data/audit/auditLog';
 import { computeAuditImpact, loadAudit } from '../src/data/audit/workspaceAudit';
-import { readBenchFile } from '../src/data/jsonl';
-import { LineCountCache } from '../src/data/lineCounts';
-import { readLineCountsFile } from '../src/data/lineCountsFile';
-import type { Problem } from '../src/data/problems';
-import { toGroundTruth } from '../src/data/records';
-import { loadWorkspace } from '../src/data/workspace';
+import { readBenchFile } from '../src/data/formats/jsonl';
+import { LineCountCache } from '../src/data/workspace/lineCounts';
+import { readLineCountsFile } from '../src/data/formats/lineCountsFile';
+import type { Problem } from '../src/data/io/problems';
+import { toGroundTruth } from '../src/data/formats/records';
+import { loadWorkspace } from '../src/data/workspace/workspace';
 import { generateSyntheticWorkspace } from './gen-synthetic';
 
 const ROOT = path.resolve(__dirname, '..');

@@ -7,11 +7,11 @@
  *       "scale: …" (its [timing] lines in `npm test`).
  */
 import * as path from 'node:path';
-import { leaderboardOfModel } from '../src/data/leaderboard';
-import { LineCountCache } from '../src/data/lineCounts';
-import { missesOfWorkspaceModel } from '../src/data/misses';
-import { prepareScoredGroundTruths, scoreWorkspaceModel } from '../src/data/scoring';
-import { loadWorkspace } from '../src/data/workspace';
+import { leaderboardOfModel } from '../src/data/workspace/leaderboard';
+import { LineCountCache } from '../src/data/workspace/lineCounts';
+import { missesOfWorkspaceModel } from '../src/data/workspace/misses';
+import { prepareScoredGroundTruths, scoreWorkspaceModel } from '../src/data/workspace/scoring';
+import { loadWorkspace } from '../src/data/workspace/workspace';
 import { generateSyntheticWorkspace } from './gen-synthetic';
 
 const INSTANCES = 848;

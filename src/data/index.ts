@@ -4,19 +4,19 @@
  * only for lines the fast checks reject).
  */
 export * from './audit';
-export * from './concurrency';
-export * from './globs';
-export * from './jsonl';
-export * from './leaderboard';
-export * from './lineCounts';
-export * from './lineCountsFile';
-export * from './misses';
-export * from './paths';
-export * from './problems';
-export * from './records';
-export * from './scoring';
-export * from './transcripts';
-export * from './validate';
-export * from './workspace';
-export type { BenchRecord, PredictionRow, ReadStep, RegionRecord } from './schemas';
-export { createYielder, nextTurn } from './cooperative';
+export * from './io/concurrency';
+export * from './io/globs';
+export * from './formats/jsonl';
+export * from './workspace/leaderboard';
+export * from './workspace/lineCounts';
+export * from './formats/lineCountsFile';
+export * from './workspace/misses';
+export * from './io/paths';
+export * from './io/problems';
+export * from './formats/records';
+export * from './workspace/scoring';
+export * from './formats/transcripts';
+export * from './workspace/validate';
+export * from './workspace/workspace';
+export type { BenchRecord, PredictionRow, ReadStep, RegionRecord } from './formats/schemas';
+export { createYielder, nextTurn } from './io/cooperative';

@@ -1,6 +1,6 @@
 /**
  * `sweExplore.addPredictions`: adds prediction files (JSONL rows or a plain-text answer) and
- * folders of agent transcripts (one answer per instance; see `src/data/transcripts.ts`) to the
+ * folders of agent transcripts (one answer per instance; see `src/data/formats/transcripts.ts`) to the
  * loaded workspace. The added paths are remembered in the workspace state, so every reload reads
  * them again; adding a path already added does nothing. (There is no command to remove them:
  * `forget` exists for tests only.) Bad input never stops loading: it is reported in the Problems

@@ -493,7 +493,7 @@ export class Store extends Disposable {
   }
 
   /**
-   * The leaderboard (src/data/leaderboard.ts) over the same instances as {@link macros}: line counts
+   * The leaderboard (src/data/workspace/leaderboard.ts) over the same instances as {@link macros}: line counts
    * known, audited ground truth, empty core dropped; its anatomy at `budget` (default: the selection's).
    */
   leaderboard(budget: number = this.selectionValue.budget): Leaderboard {

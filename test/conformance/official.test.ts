@@ -8,9 +8,9 @@ import * as path from 'node:path';
 import { test } from 'node:test';
 import * as assert from 'node:assert/strict';
 import { OFFICIAL_METRIC_NAMES, officialMetrics, prepareInstance } from '../../src/core';
-import { readBenchFile, readPredictionFile } from '../../src/data/jsonl';
-import { readLineCountsFile } from '../../src/data/lineCountsFile';
-import { toGroundTruth, toRegions } from '../../src/data/records';
+import { readBenchFile, readPredictionFile } from '../../src/data/formats/jsonl';
+import { readLineCountsFile } from '../../src/data/formats/lineCountsFile';
+import { toGroundTruth, toRegions } from '../../src/data/formats/records';
 import { scoreWorkspace } from '../../src/cli/scoreWorkspace';
 
 const DIR = path.resolve(__dirname, '..', '..', '..', 'shared', 'conformance');

@@ -17,7 +17,7 @@ import { mkdir, open, readdir, readFile } from 'node:fs/promises';
 import * as os from 'node:os';
 import * as path from 'node:path';
 import { lineSetFrom, type LineSet, type Removal } from '../../core';
-import { ioProblem, type Problem } from '../problems';
+import { ioProblem, type Problem } from '../io/problems';
 
 /** The folder, relative to the workspace root. */
 export const AUDIT_FOLDER = path.join('.swe-explore', 'audit');

@@ -11,8 +11,8 @@ import { randomUUID } from 'node:crypto';
 import { open, rename, unlink } from 'node:fs/promises';
 import * as path from 'node:path';
 import { applyRemovals, type GroundTruth, type LineCounts, type Region, type Removal } from '../../core';
-import { toGroundTruth } from '../records';
-import type { BenchRecord } from '../schemas';
+import { toGroundTruth } from '../formats/records';
+import type { BenchRecord } from '../formats/schemas';
 
 /** One bench line as read: its exact text and the record parsed from it. */
 export interface BenchLine {

@@ -25,11 +25,11 @@ import {
   type ReasonCount,
   type Removal,
 } from '../../core';
-import type { LineCountCache } from '../lineCounts';
-import { resolveInSnapshot } from '../paths';
-import type { Problem } from '../problems';
-import { scoreRows, type ScoreResult, type ScoringOptions } from '../scoring';
-import { groundTruthPaths, instanceLineCounts, type InstanceEntry, type WorkspaceModel } from '../workspace';
+import type { LineCountCache } from '../workspace/lineCounts';
+import { resolveInSnapshot } from '../io/paths';
+import type { Problem } from '../io/problems';
+import { scoreRows, type ScoreResult, type ScoringOptions } from '../workspace/scoring';
+import { groundTruthPaths, instanceLineCounts, type InstanceEntry, type WorkspaceModel } from '../workspace/workspace';
 import { coreRemovalsByAuthor, driftProblem, driftStatus, readAuditFolder, removalsByInstance, type RemoveEvent } from './auditLog';
 import { exportCorrectedBench } from './exportBench';
 

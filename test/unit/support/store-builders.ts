@@ -1,7 +1,7 @@
 /** Builders for the extension's Store tests: a workspace model made in memory, with no files behind it. */
 import type { GroundTruth, Region } from '../../../src/core';
 import { EMPTY_WORKSPACE, type ExplorerRun, type WorkspaceModel } from '../../../src/data';
-import type { BenchRecord } from '../../../src/data/schemas';
+import type { BenchRecord } from '../../../src/data/formats/schemas';
 import type { InstanceEntry } from '../../../src/extension/store';
 
 /** An instance of repo `org/repo` with the given ground truth; its bench record is a stub. */

@@ -1,0 +1,190 @@
+/**
+ * The leaderboard of a loaded workspace: per explorer, the macro averages `swe-explore score`
+ * prints (overall and per repo, as `score --group-by repo`), and the miss anatomy totals
+ * `swe-explore misses` prints at one budget, with the instances that carry most of each category.
+ * Rows are walked with {@link forEachScoredRow} and scored with {@link scoreRow} / {@link summarise} /
+ * {@link summariseByRepo}, so the same folder gives the same numbers as the CLI. Linear in rows.
+ */
+import { addMissCounts, emptyMissCounts, MISS_CATEGORIES, missAnatomy, preparePredictions, type MissAnatomy, type MissCategory, type MissCounts, type PreparedGroundTruth } from '../../core';
+import { repoPathOf } from './misses';
+import { forEachScoredRow, isScored, metricFields, scoreRow, summarise, summariseByRepo, topK, type MetricValues, type ScoredRow } from './scoring';
+import type { InstanceEntry, PredictionEntry, WorkspaceModel } from './workspace';
+
+/** How many instances per category a leaderboard keeps (the ones carrying most lines). */
+export const LEADERBOARD_TOP_INSTANCES = 20;
+
+export interface LeaderboardOptions {
+  /** Predictions are sliced to the top k, as the official runner does. */
+  readonly k: number;
+  /** Score instances whose core is empty too (the official runner skips them by default). */
+  readonly keepEmptyCore?: boolean;
+}
+
+export interface LeaderboardAnatomyOptions extends LeaderboardOptions {
+  /** The line budget B of the miss anatomy. */
+  readonly budget: number;
+  /** Instances kept per category; default {@link LEADERBOARD_TOP_INSTANCES}. */
+  readonly top?: number;
+}
+
+/** Macro averages of one explorer over one repo's instances. */
+export interface LeaderboardRepo {
+  readonly repo: string;
+  readonly macro: MetricValues;
+  readonly instances: number;
+}
+
+/** One explorer's scores: the numbers of `score` and `score --group-by repo`. */
+export interface LeaderboardScores {
+  readonly explorer: string;
+  /** Null when no row is scored yet (missing, not zero). */
+  readonly macro: MetricValues | null;
+  /** Instances averaged. */
+  readonly instances: number;
+  /** Instances that take part once every line count is known (bench records with a core, and a row). */
+  readonly expected: number;
+  /** Repos in code-unit order. */
+  readonly repos: readonly LeaderboardRepo[];
+}
+
+/** An instance and how many core lines of one category it holds. */
+export interface CategoryCarrier {
+  readonly instanceId: string;
+  readonly lines: number;
+}
+
+/** One explorer's miss anatomy totals: the numbers of `misses` (totals line). */
+export interface LeaderboardAnatomy {
+  readonly explorer: string;
+  readonly budget: number;
+  readonly instances: number;
+  readonly totals: MissCounts & { readonly coreLines: number };
+  /** Per category, the instances carrying most of its lines (lines descending, then id), at most `top`. */
+  readonly top: Readonly<Record<MissCategory, readonly CategoryCarrier[]>>;
+}
+
+export interface Leaderboard {
+  readonly k: number;
+  readonly budget: number;
+  /** Every explorer of the model, in model order, with or without scored rows. */
+  readonly scores: readonly LeaderboardScores[];
+  /** Same explorers, same order. */
+  readonly anatomy: readonly LeaderboardAnatomy[];
+}
+
+/** Prepared ground truth of an instance, or undefined to leave its rows out (line counts unknown). */
+export type GroundTruthOf = (entry: InstanceEntry) => PreparedGroundTruth | undefined;
+
+/**
+ * One scored row's numbers. The defaults compute them; the extension's store passes memoised ones
+ * (warmed in the background), so that a leaderboard over 17k rows is a sum of cached values.
+ */
+export type RowMetricsOf = (label: string, instanceId: string, row: PredictionEntry, groundTruth: PreparedGroundTruth) => MetricValues;
+export type RowAnatomyOf = (label: string, instanceId: string, row: PredictionEntry, groundTruth: PreparedGroundTruth, entry: InstanceEntry) => RowMissCounts;
+
+/** What the leaderboard keeps of a row's miss anatomy: its counts (not the spans, which the editor alone needs). */
+export type RowMissCounts = Pick<MissAnatomy, 'coreLines' | 'counts'>;
+
+/** A row's official metrics with top-k applied: exactly what `swe-explore score` prints for it. */
+export function rowMetrics(groundTruth: PreparedGroundTruth, row: PredictionEntry, k: number): MetricValues {
+  return scoreRow(groundTruth, row.regions, k, []);
+}
+
+/** A row's miss anatomy at `budget` with top-k applied: exactly what `swe-explore misses` prints for it. */
+export function rowAnatomy(groundTruth: PreparedGroundTruth, row: PredictionEntry, entry: InstanceEntry, k: number, budget: number): MissAnatomy {
+  return missAnatomy(preparePredictions(groundTruth, topK(row.regions, k)), budget, { repoPath: repoPathOf(entry) });
+}
+
+function compareIds(a: string, b: string): number {
+  return a < b ? -1 : a > b ? 1 : 0;
+}
+
+/**
+ * Keeps `list` as the `limit` largest carriers, lines descending then id ascending: an insertion
+ * into a list of at most `limit` items, so a category over n rows costs O(n · limit).
+ */
+function offer(list: CategoryCarrier[], item: CategoryCarrier, limit: number): void {
+  const before = (a: CategoryCarrier, b: CategoryCarrier): boolean => a.lines > b.lines || (a.lines === b.lines && compareIds(a.instanceId, b.instanceId) < 0);
+  if (list.length >= limit && !before(item, list[list.length - 1]!)) return;
+  let i = list.length;
+  while (i > 0 && before(item, list[i - 1]!)) i--;
+  list.splice(i, 0, item);
+  if (list.length > limit) list.pop();
+}
+
+function emptyTop(): Record<MissCategory, CategoryCarrier[]> {
+  return { hit: [], beyond_budget: [], path_mismatch: [], inverted: [], wrong_region: [], file_not_predicted: [] };
+}
+
+/** Per explorer, the instances that take part once every line count is known. */
+function expectedCounts(model: WorkspaceModel, keepEmptyCore: boolean | undefined): Map<string, number> {
+  const out = new Map<string, number>();
+  for (const [label, run] of model.explorers) {
+    let expected = 0;
+    for (const instanceId of run.rows.keys()) {
+      const entry = model.instances.get(instanceId);
+      if (entry !== undefined && isScored(entry, keepEmptyCore)) expected++;
+    }
+    out.set(label, expected);
+  }
+  return out;
+}
+
+/** Macro averages per explorer, overall and per repo, through the `score` path. */
+export function leaderboardScores(
+  model: WorkspaceModel,
+  groundTruthOf: GroundTruthOf,
+  options: LeaderboardOptions,
+  metricsOf: RowMetricsOf = (_label, _id, row, groundTruth) => rowMetrics(groundTruth, row, options.k),
+): LeaderboardScores[] {
+  const fields = metricFields();
+  const rows: ScoredRow[] = [];
+  forEachScoredRow(model, options.keepEmptyCore, groundTruthOf, (label, instanceId, row, groundTruth) => {
+    rows.push({ instanceId, explorer: label, metrics: metricsOf(label, instanceId, row, groundTruth) });
+  });
+  const summaries = new Map(summarise(rows, fields).map((s) => [s.explorer, s]));
+  const reposByExplorer = new Map<string, LeaderboardRepo[]>();
+  for (const r of summariseByRepo(rows, model, fields)) {
+    let list = reposByExplorer.get(r.explorer);
+    if (list === undefined) reposByExplorer.set(r.explorer, (list = []));
+    list.push({ repo: r.repo, macro: r.macro, instances: r.instances });
+  }
+  const expected = expectedCounts(model, options.keepEmptyCore);
+  const out: LeaderboardScores[] = [];
+  for (const label of model.explorers.keys()) {
+    const summary = summaries.get(label);
+    out.push({ explorer: label, macro: summary?.macro ?? null, instances: summary?.instances ?? 0, expected: expected.get(label) ?? 0, repos: reposByExplorer.get(label) ?? [] });
+  }
+  return out;
+}
+
+/** Miss anatomy totals per explorer at one budget, through the `misses` path. */
+export function leaderboardAnatomy(
+  model: WorkspaceModel,
+  groundTruthOf: GroundTruthOf,
+  options: LeaderboardAnatomyOptions,
+  anatomyOf: RowAnatomyOf = (_label, _id, row, groundTruth, entry) => rowAnatomy(groundTruth, row, entry, options.k, options.budget),
+): LeaderboardAnatomy[] {
+  const limit = options.top ?? LEADERBOARD_TOP_INSTANCES;
+  const sums = new Map<string, { instances: number; counts: MissCounts; coreLines: number; top: Record<MissCategory, CategoryCarrier[]> }>();
+  for (const label of model.explorers.keys()) sums.set(label, { instances: 0, counts: emptyMissCounts(), coreLines: 0, top: emptyTop() });
+  forEachScoredRow(model, options.keepEmptyCore, groundTruthOf, (label, instanceId, row, groundTruth, entry) => {
+    const anatomy = anatomyOf(label, instanceId, row, groundTruth, entry);
+    const sum = sums.get(label)!;
+    sum.instances++;
+    sum.coreLines += anatomy.coreLines;
+    addMissCounts(sum.counts, anatomy.counts);
+    for (const category of MISS_CATEGORIES) {
+      const lines = anatomy.counts[category];
+      if (lines > 0) offer(sum.top[category], { instanceId, lines }, limit);
+    }
+  });
+  const out: LeaderboardAnatomy[] = [];
+  for (const [explorer, sum] of sums) out.push({ explorer, budget: options.budget, instances: sum.instances, totals: { coreLines: sum.coreLines, ...sum.counts }, top: sum.top });
+  return out;
+}
+
+/** Scores and miss anatomy together (two walks over the rows, each linear). */
+export function leaderboardOfModel(model: WorkspaceModel, groundTruthOf: GroundTruthOf, options: LeaderboardAnatomyOptions): Leaderboard {
+  return { k: options.k, budget: options.budget, scores: leaderboardScores(model, groundTruthOf, options), anatomy: leaderboardAnatomy(model, groundTruthOf, options) };
+}

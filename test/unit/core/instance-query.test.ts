@@ -1,0 +1,246 @@
+import { describe, it } from 'node:test';
+import assert from 'node:assert/strict';
+import fc from 'fast-check';
+import {
+  evaluateQuery,
+  OFFICIAL_METRIC_NAMES,
+  parseQuery,
+  queryProblem,
+  queryReadsMetrics,
+  unknownExplorerProblem,
+  type InstanceQuery,
+  type OfficialMetricName,
+  type QueryContext,
+  type QueryTerm,
+} from '../../../src/core';
+
+function parsed(text: string): InstanceQuery {
+  const result = parseQuery(text);
+  assert.ok(result.ok, result.ok ? '' : result.message);
+  return result.query;
+}
+
+function terms(text: string): readonly QueryTerm[] {
+  return parsed(text).terms;
+}
+
+function refused(text: string): { message: string; offset: number; token: string } {
+  const result = parseQuery(text);
+  assert.ok(!result.ok, `${JSON.stringify(text)} should be refused`);
+  return result;
+}
+
+describe('parseQuery: accepted queries', () => {
+  it('reads a metric of a named explorer', () => {
+    assert.deepEqual(terms('recall@cosil < 0.2'), [{ kind: 'metric', left: { metric: 'recall', explorer: 'cosil', offset: 0 }, minus: undefined, op: '<', value: 0.2 }]);
+  });
+
+  it('a metric without @ is the current explorer; every operator', () => {
+    const ops = { '<': '<', '<=': '<=', '>': '>', '>=': '>=', '=': '=', '==': '=', '!=': '!=' } as const;
+    for (const [written, op] of Object.entries(ops)) {
+      assert.deepEqual(terms(`hit_file_rate ${written} 1`), [{ kind: 'metric', left: { metric: 'hit_file_rate', explorer: undefined, offset: 0 }, minus: undefined, op, value: 1 }]);
+      assert.deepEqual(terms(`hit_file_rate${written}1`), terms(`hit_file_rate ${written} 1`));
+    }
+  });
+
+  it('reads the difference of two metric references', () => {
+    assert.deepEqual(terms('ndcg_at_500@agent - ndcg_at_500@bm25 > 0.3'), [
+      {
+        kind: 'metric',
+        left: { metric: 'ndcg_at_500', explorer: 'agent', offset: 0 },
+        minus: { metric: 'ndcg_at_500', explorer: 'bm25', offset: 20 },
+        op: '>',
+        value: 0.3,
+      },
+    ]);
+    // Without an explorer the minus needs no space.
+    assert.deepEqual(terms('recall-precision>=-0.5')[0], {
+      kind: 'metric',
+      left: { metric: 'recall', explorer: undefined, offset: 0 },
+      minus: { metric: 'precision', explorer: undefined, offset: 7 },
+      op: '>=',
+      value: -0.5,
+    });
+  });
+
+  it('reads repo terms, flags and "and" (keywords in any case)', () => {
+    assert.deepEqual(terms('repo = astropy/astropy AND audited and Unaudited and repo != "my repo"'), [
+      { kind: 'repo', op: '=', repo: 'astropy/astropy' },
+      { kind: 'audited', audited: true },
+      { kind: 'audited', audited: false },
+      { kind: 'repo', op: '!=', repo: 'my repo' },
+    ]);
+  });
+
+  it('quoted explorer labels hold spaces, parentheses, quotes and backslashes', () => {
+    const [term] = terms('recall@"agent (results/agent/top10.jsonl)" >= .5');
+    assert.equal(term?.kind === 'metric' ? term.left.explorer : undefined, 'agent (results/agent/top10.jsonl)');
+    const [escaped] = terms('recall@"a \\"b\\" \\\\ c" < 1');
+    assert.equal(escaped?.kind === 'metric' ? escaped.left.explorer : undefined, 'a "b" \\ c');
+  });
+
+  it('bare explorer names keep hyphens, slashes and dots', () => {
+    const [term] = terms('recall@claude-sonnet-4.5/top5 > 0');
+    assert.equal(term?.kind === 'metric' ? term.left.explorer : undefined, 'claude-sonnet-4.5/top5');
+  });
+
+  it('accepts aliases and any case for metric names', () => {
+    const cases: Array<[string, OfficialMetricName]> = [
+      ['F1', 'f1_score'],
+      ['ndcg500', 'ndcg_at_500'],
+      ['recall100', 'recall_at_100'],
+      ['hitF', 'hit_file_rate'],
+      ['RECALL', 'recall'],
+      ['fuh', 'first_useful_hit'],
+    ];
+    for (const [written, metric] of cases) {
+      const [term] = terms(`${written} > 0`);
+      assert.equal(term?.kind === 'metric' ? term.left.metric : undefined, metric, written);
+    }
+    for (const name of OFFICIAL_METRIC_NAMES) assert.equal(terms(`${name} <= 1`).length, 1, name);
+  });
+
+  it('an empty or blank query has no terms', () => {
+    assert.deepEqual(terms(''), []);
+    assert.deepEqual(terms('  \t\n'), []);
+  });
+
+  it('reads numbers with exponents and signs', () => {
+    const [term] = terms('recall > 1e-3');
+    assert.equal(term?.kind === 'metric' ? term.value : undefined, 0.001);
+  });
+});
+
+describe('parseQuery: refused queries point at the offending token', () => {
+  const cases: Array<[string, number, string, RegExp]> = [
+    ['recal < 1', 0, 'recal', /^column 1: "recal" is not a metric/],
+    ['recall <', 8, '', /^column 9: expected a number, got the end of the query$/],
+    ['recall < 0.2x', 9, '0.2x', /^column 10: expected a number, got "0\.2x"$/],
+    ['recall < 1e999', 9, '1e999', /expected a number/],
+    ['recall 0.2', 7, '0.2', /^column 8: expected a comparison \(< <= > >= = !=\), got "0\.2"$/],
+    ['recall@ < 1', 7, '', /expected an explorer name after "@", got a space$/],
+    ['recall@"abc < 1', 7, '"abc', /unterminated quoted name/],
+    ['recall < 1 or audited', 11, 'or', /expected "and" or the end of the query, got "or"$/],
+    ['recall < 1 and', 14, '', /expected a term after "and", got the end of the query$/],
+    ['repo < astropy', 5, '<', /repo compares with = or !=/],
+    ['repo =', 6, '', /expected a repo name/],
+    ['audited = 1', 8, '=', /expected "and" or the end of the query/],
+    ['< 1', 0, '<', /expected a metric, "repo", "audited" or "unaudited"/],
+    ['recall - < 1', 9, '<', /expected a metric after "-"/],
+    ['recall@a-recall@b > 0', 15, '@b', /spaces around "-"/],
+  ];
+  for (const [text, offset, token, message] of cases) {
+    it(JSON.stringify(text), () => {
+      const problem = refused(text);
+      assert.equal(problem.offset, offset);
+      assert.equal(problem.token, token);
+      assert.match(problem.message, message);
+      assert.doesNotMatch(problem.message, /\n/);
+    });
+  }
+
+  it('control characters and line separators in a token are escaped in the message', () => {
+    const problem = refused('recall < \u001b[31m\u2028x');
+    assert.doesNotMatch(problem.message, /[\u0000-\u001f\u2028\u2029]/);
+  });
+
+  it('never throws and always answers with a one-line message and an offset inside the text (property)', () => {
+    const alphabet = fc.constantFrom(...'recall@"\\ <>=!-.0123456789eE and audited repo x_/()\t\n\u2028\u001b'.split(''));
+    const queryLike = fc
+      .array(fc.oneof(alphabet, fc.constantFrom('recall', 'ndcg_at_500', '@', ' and ', '"', '-', '<=', '!=', 'repo', 'audited', '0.3')), { maxLength: 30 })
+      .map((parts) => parts.join(''));
+    fc.assert(
+      fc.property(fc.oneof(fc.string(), fc.string({ unit: 'binary' }), queryLike), (text) => {
+        const result = parseQuery(text);
+        if (!result.ok) {
+          assert.ok(result.offset >= 0 && result.offset <= text.length);
+          assert.ok(text.startsWith(result.token, result.offset));
+          assert.doesNotMatch(result.message, /[\n\r\u2028\u2029]/);
+          assert.ok(result.message.startsWith(`column ${result.offset + 1}: `));
+        } else {
+          assert.equal(result.query.text, text);
+        }
+      }),
+      { numRuns: 3000 },
+    );
+  });
+});
+
+/** Three instances, two explorers; i3 has no row of bm25 and i2 no line counts yet. */
+function context(currentExplorer: string | undefined): QueryContext {
+  const values: Record<string, Record<string, Partial<Record<OfficialMetricName, number>>>> = {
+    i1: { agent: { recall: 0.9, ndcg_at_500: 0.8 }, bm25: { recall: 0.1, ndcg_at_500: 0.2 } },
+    i3: { agent: { recall: 0.1, ndcg_at_500: 0.5 } },
+    i4: { agent: { recall: 0.15, ndcg_at_500: 0.4 }, bm25: { recall: 0.15, ndcg_at_500: 0.4 } },
+  };
+  const repos: Record<string, string> = { i1: 'org/a', i2: 'org/a', i3: 'org/b', i4: 'org/b' };
+  return {
+    currentExplorer,
+    metric: (id, explorer, name) => values[id]?.[explorer]?.[name],
+    repo: (id) => repos[id],
+    audited: (id) => id === 'i1' || id === 'i3',
+  };
+}
+
+const IDS = ['i1', 'i2', 'i3', 'i4'];
+
+function matching(text: string, ctx: QueryContext = context('agent')): string[] {
+  const matches = evaluateQuery(parsed(text), ctx);
+  return IDS.filter(matches);
+}
+
+describe('evaluateQuery', () => {
+  it('compares a metric of a named explorer or the current one', () => {
+    assert.deepEqual(matching('recall@bm25 < 0.2'), ['i1', 'i4']);
+    assert.deepEqual(matching('recall < 0.2'), ['i3', 'i4']);
+    assert.deepEqual(matching('recall < 0.2', context('bm25')), ['i1', 'i4']);
+    assert.deepEqual(matching('recall >= 0'), ['i1', 'i3', 'i4']);
+  });
+
+  it('a missing metric (no row, no line counts, no current explorer) matches no comparison, != included', () => {
+    assert.deepEqual(matching('recall@bm25 != 0.5'), ['i1', 'i4']);
+    assert.deepEqual(matching('recall@nobody >= 0'), []);
+    assert.deepEqual(matching('recall >= 0', context(undefined)), []);
+    assert.deepEqual(matching('ndcg_at_500@agent - ndcg_at_500@bm25 > -1'), ['i1', 'i4']);
+  });
+
+  it('differences, repo, audited and conjunctions', () => {
+    assert.deepEqual(matching('ndcg_at_500@agent - ndcg_at_500@bm25 > 0.3'), ['i1']);
+    assert.deepEqual(matching('ndcg500@agent - ndcg500@bm25 = 0'), ['i4']);
+    assert.deepEqual(matching('repo = org/b'), ['i3', 'i4']);
+    assert.deepEqual(matching('repo != org/b'), ['i1', 'i2']);
+    assert.deepEqual(matching('audited'), ['i1', 'i3']);
+    assert.deepEqual(matching('unaudited'), ['i2', 'i4']);
+    assert.deepEqual(matching('repo = org/b and audited'), ['i3']);
+    assert.deepEqual(matching('repo = org/b and audited and recall > 0.5'), []);
+    assert.deepEqual(matching(''), IDS);
+  });
+
+  it('a NaN metric counts as missing', () => {
+    const ctx: QueryContext = { ...context('agent'), metric: () => Number.NaN };
+    assert.deepEqual(matching('recall != 1', ctx), []);
+  });
+});
+
+describe('explorer checks and helpers', () => {
+  it('reports the first unknown explorer at its reference', () => {
+    const query = parsed('recall@agent > 0 and precision@"agnet x" < 1');
+    const problem = unknownExplorerProblem(query, ['agent', 'bm25']);
+    assert.equal(problem?.offset, 21);
+    assert.match(problem?.message ?? '', /^column 22: no explorer named "agnet x" \(loaded: "agent", "bm25"\)$/);
+    assert.equal(unknownExplorerProblem(query, ['agent', 'bm25', 'agnet x']), undefined);
+    assert.equal(unknownExplorerProblem(parsed('recall > 0'), []), undefined);
+  });
+
+  it('queryProblem combines parsing and the explorer check', () => {
+    assert.equal(queryProblem('recall@bm25 < 0.2', ['bm25']), undefined);
+    assert.match(queryProblem('recall@bm25 <', ['bm25'])?.message ?? '', /expected a number/);
+    assert.match(queryProblem('recall@x < 1', [])?.message ?? '', /no explorers are loaded/);
+    assert.equal(queryProblem('', []), undefined);
+  });
+
+  it('queryReadsMetrics says whether line counts matter', () => {
+    assert.equal(queryReadsMetrics(parsed('repo = a/b and audited')), false);
+    assert.equal(queryReadsMetrics(parsed('audited and f1 > 0')), true);
+  });
+});

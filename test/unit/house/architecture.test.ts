@@ -1,0 +1,82 @@
+/**
+ * The layering the house style asks for, checked on the source text: no import cycles, a pure
+ * core, and the shell reaching the data layer only through its public entry point.
+ */
+import { readdirSync, readFileSync, statSync } from 'node:fs';
+import * as path from 'node:path';
+import { test } from 'node:test';
+import * as assert from 'node:assert/strict';
+
+const SRC = path.resolve(__dirname, '..', '..', '..', 'src');
+
+function sourceFiles(dir: string): string[] {
+  const out: string[] = [];
+  for (const name of readdirSync(dir)) {
+    const full = path.join(dir, name);
+    if (statSync(full).isDirectory()) for (const f of sourceFiles(full)) out.push(f);
+    else if (name.endsWith('.ts')) out.push(full);
+  }
+  return out;
+}
+
+/** Relative imports of a file (value and type imports alike), resolved to files. */
+function importsOf(file: string): string[] {
+  const text = readFileSync(file, 'utf8');
+  const out: string[] = [];
+  for (const match of text.matchAll(/(?:import|export)\s[^;]*?from\s+'(\.[^']+)'|require\('(\.[^']+)'\)/g)) {
+    const spec = match[1] ?? match[2]!;
+    const base = path.resolve(path.dirname(file), spec);
+    for (const candidate of [`${base}.ts`, path.join(base, 'index.ts')]) {
+      try {
+        if (statSync(candidate).isFile()) {
+          out.push(candidate);
+          break;
+        }
+      } catch {
+        // not this candidate
+      }
+    }
+  }
+  return out;
+}
+
+const files = sourceFiles(SRC);
+const graph = new Map(files.map((f) => [f, importsOf(f)]));
+const rel = (f: string): string => path.relative(SRC, f);
+
+test('no import cycles in src/', () => {
+  const state = new Map<string, 'active' | 'done'>();
+  const cycles: string[] = [];
+  const visit = (file: string, trail: string[]): void => {
+    state.set(file, 'active');
+    for (const next of graph.get(file) ?? []) {
+      if (state.get(next) === 'active') cycles.push([...trail.slice(trail.indexOf(next)), file, next].map(rel).join(' → '));
+      else if (state.get(next) === undefined) visit(next, [...trail, file]);
+    }
+    state.set(file, 'done');
+  };
+  for (const file of files) if (state.get(file) === undefined) visit(file, []);
+  assert.deepEqual(cycles, []);
+});
+
+test('src/core imports neither vscode nor the file system, nor other layers', () => {
+  for (const file of files.filter((f) => rel(f).startsWith('core'))) {
+    const text = readFileSync(file, 'utf8');
+    assert.doesNotMatch(text, /from '(vscode|node:fs|fs|node:fs\/promises|fs\/promises)'/, rel(file));
+    for (const target of graph.get(file)!) assert.ok(rel(target).startsWith('core'), `${rel(file)} imports ${rel(target)}`);
+  }
+});
+
+test('the extension and the CLI reach src/data only through its index', () => {
+  for (const file of files.filter((f) => /^(extension|cli)\//.test(rel(f)))) {
+    for (const target of graph.get(file)!) {
+      if (rel(target).startsWith('data/')) assert.equal(rel(target), path.join('data', 'index.ts'), `${rel(file)} imports ${rel(target)}`);
+    }
+  }
+});
+
+test('src/shared and src/webview import no vscode and no node modules', () => {
+  for (const file of files.filter((f) => /^(shared|webview)\//.test(rel(f)))) {
+    assert.doesNotMatch(readFileSync(file, 'utf8'), /from '(vscode|node:[a-z_/]+)'/, rel(file));
+  }
+});
