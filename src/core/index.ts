@@ -12,3 +12,4 @@ export * from './auditImpact';
 export * from './missAnatomy';
 export * from './instanceQuery';
 export * from './compareReach';
+export * from './patchReach';

@@ -1,63 +1,37 @@
-import { normalize, type Interval, type LineSet } from './intervals';
+import { lineSetFrom, type LineSet } from './intervals';
+import { parseUnifiedDiff } from './unifiedDiff';
 
 /**
- * Lines of the *base* snapshot that a unified diff edits, per path: every removed (`-`) line,
- * and for pure insertions the base line the new text is inserted after (or line 1 at the top),
- * so that a hunk is always visible on the base file. Paths come from `--- a/…` / `+++ b/…`
- * headers with the `a/` / `b/` prefixes dropped; a created file (`--- /dev/null`) has no base lines.
+ * Lines of the *base* snapshot that a unified diff edits, per base path: every removed (`-`) line,
+ * and for each run of added lines its *anchor*, the base line the new text is inserted after (line 1
+ * for an insertion at the very top), so that a pure insertion still counts as a line of the base
+ * file. A replacement (`-` then `+`) adds no anchor of its own: its removed lines are already marked.
+ * Hunk bodies are read by their header counts ({@link parseUnifiedDiff}), so a removed line that
+ * starts with "-- " is a removed line, not a file header. A created file (`--- /dev/null`) has no
+ * base lines; a renamed file's lines are on its old path.
  */
 export function patchBaseLines(patch: string): LineSet {
-  const byPath = new Map<string, Interval[]>();
-  let path: string | null = null;
-  let baseLine = 0;
-  let inHunk = false;
-  let previousWasInsertion = false;
-  const mark = (line: number): void => {
-    if (path === null) return;
-    let list = byPath.get(path);
-    if (list === undefined) byPath.set(path, (list = []));
-    list.push([line, line]);
-  };
-  for (const line of patch.split(/\r?\n/)) {
-    if (line.startsWith('diff --git ')) {
-      inHunk = false;
-      path = null;
-      continue;
-    }
-    if (!inHunk || line.startsWith('--- ') || line.startsWith('+++ ')) {
-      if (line.startsWith('--- ')) {
-        const target = line.slice(4).split('\t')[0]!.trim();
-        path = target === '/dev/null' ? null : stripPrefix(target);
-        inHunk = false;
-        continue;
+  const marks: { path: string; start: number; end: number }[] = [];
+  for (const file of parseUnifiedDiff(patch)) {
+    const path = file.oldPath;
+    if (path === null) continue;
+    for (const hunk of file.hunks) {
+      // A hunk "-N,0" inserts after line N: its next base line is N + 1.
+      let baseLine = hunk.oldCount === 0 ? hunk.oldStart + 1 : hunk.oldStart;
+      let previousWasInsertion = false;
+      for (const { op } of hunk.lines) {
+        if (op === '-') {
+          marks.push({ path, start: baseLine, end: baseLine });
+          baseLine++;
+        } else if (op === '+') {
+          const anchor = Math.max(1, baseLine - 1);
+          if (!previousWasInsertion) marks.push({ path, start: anchor, end: anchor });
+        } else {
+          baseLine++;
+        }
+        previousWasInsertion = op === '+';
       }
-      if (line.startsWith('+++ ')) continue;
-    }
-    const header = /^@@ -(\d+)(?:,(\d+))? \+\d+(?:,\d+)? @@/.exec(line);
-    if (header !== null) {
-      inHunk = true;
-      baseLine = Number(header[1]);
-      // A hunk "-N,0" inserts after line N; its first base line is N + 1.
-      if (header[2] === '0') baseLine += 1;
-      previousWasInsertion = false;
-      continue;
-    }
-    if (!inHunk) continue;
-    if (line.startsWith('-')) {
-      mark(baseLine);
-      baseLine++;
-      previousWasInsertion = false;
-    } else if (line.startsWith('+')) {
-      if (!previousWasInsertion) mark(Math.max(1, baseLine - 1));
-      previousWasInsertion = true;
-    } else if (line.startsWith(' ') || line === '') {
-      baseLine++;
-      previousWasInsertion = false;
     }
   }
-  return new Map([...byPath].map(([p, list]) => [p, normalize(list)]));
-}
-
-function stripPrefix(path: string): string {
-  return path.startsWith('a/') || path.startsWith('b/') ? path.slice(2) : path;
+  return lineSetFrom(marks);
 }
