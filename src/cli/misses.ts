@@ -12,7 +12,8 @@ import { csvNumberCell, csvTextCell, escapeForTerminal, jsonForTerminal } from '
 export const MISSES_USAGE = `swe-explore misses --bench B.jsonl --preds P.jsonl [--preds Q.jsonl …] [--transcripts DIR …] [--budget 500] [--k 5]
           [--profile official|snapshot] [--repos DIR | --line-counts COUNTS.json] [--format json|table|csv]
           every core line of each scored row in one category at budget B: hit, beyond_budget,
-          path_mismatch, inverted, wrong_region, file_not_predicted (first that applies); then
+          path_mismatch, inverted, wrong_region, file_not_predicted (first that applies), and the
+          gold patch's lines reached within B (patch_lines, patch_hit; null without a patch); then
           totals per explorer. hit / core_lines equals score's recall_at_B. Default format json.
 `;
 
@@ -44,54 +45,68 @@ async function misses(argv: string[]): Promise<number> {
   return hasErrors(problems) ? 1 : 0;
 }
 
-/** The six counts in category order, after `core_lines`. */
-function countFields(coreLines: number, counts: Readonly<MissCounts>): Record<string, number> {
-  const out: Record<string, number> = { core_lines: coreLines };
+/** Patch lines and those reached within B; null for both when the instance (or no row of the explorer) has a patch. */
+type PatchCounts = { readonly patchLines: number; readonly reachedLines: number } | null;
+
+/** The six counts in category order, after `core_lines`, then `patch_lines` and `patch_hit`. */
+function countFields(coreLines: number, counts: Readonly<MissCounts>, patch: PatchCounts): Record<string, number | null> {
+  const out: Record<string, number | null> = { core_lines: coreLines };
   for (const category of MISS_CATEGORIES) out[category] = counts[category];
+  out['patch_lines'] = patch?.patchLines ?? null;
+  out['patch_hit'] = patch?.reachedLines ?? null;
   return out;
 }
 
 /**
- * One object per row (`instance_id, explorer, budget, core_lines` and the six counts), then one
- * `{explorer, budget, instances, totals}` per explorer; every line through {@link jsonForTerminal}.
+ * One object per row (`instance_id, explorer, budget, core_lines`, the six counts, `patch_lines`,
+ * `patch_hit`), then one `{explorer, budget, instances, totals}` per explorer (its patch sums over
+ * the rows with a patch); every line through {@link jsonForTerminal}.
  */
 export function formatMissesJson(result: MissesResult): string {
   let out = '';
-  for (const { instanceId, explorer, anatomy } of result.rows) {
-    out += `${jsonForTerminal({ instance_id: instanceId, explorer, budget: anatomy.budget, ...countFields(anatomy.coreLines, anatomy.counts) })}\n`;
+  for (const { instanceId, explorer, anatomy, patch } of result.rows) {
+    out += `${jsonForTerminal({ instance_id: instanceId, explorer, budget: anatomy.budget, ...countFields(anatomy.coreLines, anatomy.counts, patch) })}\n`;
   }
-  for (const { explorer, budget, instances, totals } of result.totals) {
-    out += `${jsonForTerminal({ explorer, budget, instances, totals: countFields(totals.coreLines, totals) })}\n`;
+  for (const { explorer, budget, instances, totals, patchTotals } of result.totals) {
+    out += `${jsonForTerminal({ explorer, budget, instances, totals: countFields(totals.coreLines, totals, patchTotals) })}\n`;
   }
   return out;
 }
 
-const CSV_HEADER = ['instance_id', 'explorer', 'budget', 'core_lines', ...MISS_CATEGORIES];
+const CSV_HEADER = ['instance_id', 'explorer', 'budget', 'core_lines', ...MISS_CATEGORIES, 'patch_lines', 'patch_hit'];
 
-/** Header, one line per row, then one `TOTAL` line per explorer (its instance count is not a column). */
+/** A count cell, empty for null (no patch). */
+function csvCountCell(value: number | null): string {
+  return value === null ? '' : csvNumberCell(value);
+}
+
+/** Header, one line per row, then one `TOTAL` line per explorer (its instance count is not a column); patch cells empty without a patch. */
 export function formatMissesCsv(result: MissesResult): string {
   const lines = [CSV_HEADER.map(csvTextCell).join(',')];
-  const line = (first: string, explorer: string, budget: number, coreLines: number, counts: Readonly<MissCounts>): string => {
+  const line = (first: string, explorer: string, budget: number, coreLines: number, counts: Readonly<MissCounts>, patch: PatchCounts): string => {
     const cells = [csvTextCell(first), csvTextCell(explorer), csvNumberCell(budget), csvNumberCell(coreLines)];
     for (const category of MISS_CATEGORIES) cells.push(csvNumberCell(counts[category]));
+    cells.push(csvCountCell(patch?.patchLines ?? null), csvCountCell(patch?.reachedLines ?? null));
     return cells.join(',');
   };
-  for (const { instanceId, explorer, anatomy } of result.rows) lines.push(line(instanceId, explorer, anatomy.budget, anatomy.coreLines, anatomy.counts));
-  for (const { explorer, budget, totals } of result.totals) lines.push(line('TOTAL', explorer, budget, totals.coreLines, totals));
+  for (const { instanceId, explorer, anatomy, patch } of result.rows) lines.push(line(instanceId, explorer, anatomy.budget, anatomy.coreLines, anatomy.counts, patch));
+  for (const { explorer, budget, totals, patchTotals } of result.totals) lines.push(line('TOTAL', explorer, budget, totals.coreLines, totals, patchTotals));
   return `${lines.join('\n')}\n`;
 }
 
-const TABLE_HEADER = ['instance', 'explorer', 'core', 'hit', 'beyond', 'pathMis', 'inverted', 'wrongReg', 'noFile'];
+const TABLE_HEADER = ['instance', 'explorer', 'core', 'hit', 'beyond', 'pathMis', 'inverted', 'wrongReg', 'noFile', 'patchHit'];
 
 /** An aligned table: budget, k and profile above it, per-explorer totals below; data escaped. */
 export function formatMissesTable(result: MissesResult, run: { readonly profile: string; readonly k: number; readonly budget: number }): string {
-  const cells = (first: string, explorer: string, coreLines: number, counts: Readonly<MissCounts>): string[] => {
+  const cells = (first: string, explorer: string, coreLines: number, counts: Readonly<MissCounts>, patch: PatchCounts): string[] => {
     const out = [escapeForTerminal(first), escapeForTerminal(explorer), String(coreLines)];
     for (const category of MISS_CATEGORIES) out.push(String(counts[category]));
+    // Reached / all gold patch lines, "-" without a patch.
+    out.push(patch === null ? '-' : `${patch.reachedLines}/${patch.patchLines}`);
     return out;
   };
-  const body = result.rows.map(({ instanceId, explorer, anatomy }) => cells(instanceId, explorer, anatomy.coreLines, anatomy.counts));
-  const foot = result.totals.map(({ explorer, instances, totals }) => cells(`TOTAL (${instances})`, explorer, totals.coreLines, totals));
+  const body = result.rows.map(({ instanceId, explorer, anatomy, patch }) => cells(instanceId, explorer, anatomy.coreLines, anatomy.counts, patch));
+  const foot = result.totals.map(({ explorer, instances, totals, patchTotals }) => cells(`TOTAL (${instances})`, explorer, totals.coreLines, totals, patchTotals));
   const widths = TABLE_HEADER.map((h) => h.length);
   for (const row of [body, foot]) {
     for (const line of row) {

@@ -125,3 +125,20 @@ export function patchAnatomy(anatomy: MissAnatomy, patch: LineSet): PatchAnatomy
   }
   return { counts, spans, outsideCore };
 }
+
+/** Ranks named in a summary before "+N more". */
+const RANKS_NAMED = 3;
+
+/**
+ * The one-line summary the Scores view shows for a row: `gold patch lines: 12/14 within B=500 by #2, #4`,
+ * `gold patch lines: 0/1 within B=500, none reached`, or, for a patch that only creates files,
+ * `gold patch: no line of the base snapshot (new files only)`. Numbers only: safe on any surface.
+ */
+export function patchReachSummary(reach: PatchReach): string {
+  if (reach.patchLines === 0) return 'gold patch: no line of the base snapshot (new files only)';
+  const head = `gold patch lines: ${reach.reachedLines}/${reach.patchLines} within B=${reach.budget}`;
+  if (reach.ranks.length === 0) return `${head}, none reached`;
+  const named = reach.ranks.slice(0, RANKS_NAMED).map((rank) => `#${rank}`);
+  const more = reach.ranks.length > RANKS_NAMED ? ` +${reach.ranks.length - RANKS_NAMED} more` : '';
+  return `${head} by ${named.join(', ')}${more}`;
+}

@@ -11,6 +11,7 @@ export * from './workspace/leaderboard';
 export * from './workspace/lineCounts';
 export * from './formats/lineCountsFile';
 export * from './workspace/misses';
+export * from './workspace/patchReach';
 export * from './io/paths';
 export * from './io/problems';
 export * from './formats/records';

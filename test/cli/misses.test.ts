@@ -10,6 +10,7 @@ import * as path from 'node:path';
 import { test } from 'node:test';
 import * as assert from 'node:assert/strict';
 import { MISS_CATEGORIES } from '../../src/core';
+import { sharedPath } from '../unit/support/shared-data';
 
 const ROOT = path.resolve(__dirname, '..', '..');
 const DEMO = path.join(ROOT, 'demo');
@@ -29,7 +30,7 @@ function jsonLines(text: string): Json[] {
     .map((l) => JSON.parse(l) as Json);
 }
 
-const ROW_KEYS = ['instance_id', 'explorer', 'budget', 'core_lines', ...MISS_CATEGORIES];
+const ROW_KEYS = ['instance_id', 'explorer', 'budget', 'core_lines', ...MISS_CATEGORIES, 'patch_lines', 'patch_hit'];
 
 /** Runs `misses` and `score` with the same inputs and checks every row against `score`'s recall. */
 function assertMatchesScore(inputs: readonly string[], budget: number, k: number, profile = 'official'): Json[] {
@@ -70,6 +71,13 @@ function assertMatchesScore(inputs: readonly string[], budget: number, k: number
       let expected = 0;
       for (const r of mine) expected += r[key] as number;
       assert.equal(sums[key], expected, key);
+    }
+    // Patch sums run over the rows with a patch; null when none has one.
+    for (const key of ['patch_lines', 'patch_hit']) {
+      const withPatch = mine.filter((r) => r[key] !== null);
+      let expected = 0;
+      for (const r of withPatch) expected += r[key] as number;
+      assert.equal(sums[key], withPatch.length === 0 ? null : expected, key);
     }
   }
   return rows;
@@ -178,12 +186,12 @@ test('misses --format csv and table carry the same counts; bad flags exit 2', ()
     if ('totals' in line) {
       assert.deepEqual(cells.slice(0, 2), ['TOTAL', line['explorer']]);
       assert.deepEqual(
-        cells.slice(3).map(Number),
-        ['core_lines', ...MISS_CATEGORIES].map((key) => (line['totals'] as Record<string, number>)[key]),
+        cells.slice(3).map((c) => (c === '' ? null : Number(c))),
+        ['core_lines', ...MISS_CATEGORIES, 'patch_lines', 'patch_hit'].map((key) => (line['totals'] as Record<string, number>)[key]),
       );
     } else {
       assert.deepEqual(
-        cells.map((c, j) => (j < 2 ? c : Number(c))),
+        cells.map((c, j) => (j < 2 ? c : c === '' ? null : Number(c))),
         ROW_KEYS.map((key) => line[key]),
       );
     }
@@ -212,4 +220,54 @@ test('misses escapes ids and explorers: JSON and table show no control character
   assert.equal(rows[0]!['instance_id'], id);
   assert.equal(rows[0]!['hit'], 2);
   assert.match(cli('misses', ...inputs, '--format', 'csv').stdout, /,'=cmd/);
+});
+
+test('misses on demo/: gold patch lines per row and per explorer (counted by hand from the patches)', () => {
+  const inputs = ['--bench', path.join(DEMO, 'bench.jsonl'), ...['agent', 'bm25'].flatMap((e) => ['--preds', path.join(DEMO, 'results', e, 'top5.jsonl')])];
+  const lines = jsonLines(cli('misses', ...inputs).stdout);
+  const patch = (id: string, explorer: string): unknown[] => {
+    const row = lines.find((l) => l['instance_id'] === id && l['explorer'] === explorer)!;
+    return [row['patch_lines'], row['patch_hit']];
+  };
+  // tinyhttp-7: request.py line 8 and 99–102 removed, utils.py 10, 46–47 and 56 removed = 9 lines. The agent's
+  // #1 utils.py 41–57 reaches 46, 47, 56 and #2 request.py 87–101 reaches 99–101: 6 of 9 (request.py 8 and 102, utils.py 10 missed).
+  assert.deepEqual(patch('acme__tinyhttp-7', 'agent'), [9, 6]);
+  assert.deepEqual(patch('acme__tinyhttp-7', 'bm25'), [9, 9]);
+  // One replaced line each.
+  assert.deepEqual(patch('acme__inventory-101', 'agent'), [1, 1]);
+  assert.deepEqual(patch('acme__inventory-102', 'agent'), [1, 1]);
+  const totals = (explorer: string): Record<string, unknown> => lines.find((l) => l['explorer'] === explorer && 'totals' in l)!['totals'] as Record<string, unknown>;
+  assert.deepEqual([totals('agent')['patch_lines'], totals('agent')['patch_hit']], [11, 8]);
+  assert.deepEqual([totals('bm25')['patch_lines'], totals('bm25')['patch_hit']], [11, 11]);
+  const table = cli('misses', ...inputs, '--format', 'table').stdout;
+  assert.match(table, /acme__tinyhttp-7\s+agent\s.*\s6\/9\n/);
+  assert.match(table, /TOTAL \(3\)\s+agent\s.*\s8\/11\n/);
+});
+
+test('misses: an instance without a patch gets null patch_lines and patch_hit; so do totals when no row has one', () => {
+  const { inputs } = fixture();
+  const lines = jsonLines(cli('misses', ...inputs).stdout);
+  for (const line of lines) {
+    const holder = 'totals' in line ? (line['totals'] as Json) : line;
+    assert.equal(holder['patch_lines'], null);
+    assert.equal(holder['patch_hit'], null);
+  }
+});
+
+const REAL = sharedPath('real-workspace');
+
+test("misses on the real records: CoSIL never reaches the line psf__requests-6028's patch edits in prepend_scheme_if_needed", (t) => {
+  if (REAL === undefined) {
+    t.skip('../shared/real-workspace is absent; the real-record check is not run');
+    return;
+  }
+  const out = cli('misses', '--bench', path.join(REAL, 'bench.jsonl'), '--preds', path.join(REAL, 'results', 'cosil', 'top5.jsonl'), '--budget', '500');
+  assert.equal(out.status, 0, out.stderr);
+  const row = jsonLines(out.stdout).find((l) => l['instance_id'] === 'psf__requests-6028')!;
+  // The patch only inserts four lines into prepend_scheme_if_needed (def at requests/utils.py:960), after base
+  // line 976 (context 974–976, then "+    if auth:"…): one anchor line. CoSIL's utils.py ranks are 811–834 and
+  // 837–861, so the anchor is not reached; it lies in the whole-file core 1–1056, among the wrong_region lines.
+  assert.equal(row['patch_lines'], 1);
+  assert.equal(row['patch_hit'], 0);
+  assert.ok((row['wrong_region'] as number) >= 1);
 });

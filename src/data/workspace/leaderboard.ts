@@ -3,10 +3,24 @@
  * prints (overall and per repo, as `score --group-by repo`), and the miss anatomy totals
  * `swe-explore misses` prints at one budget, with the instances that carry most of each category.
  * Rows are walked with {@link forEachScoredRow} and scored with {@link scoreRow} / {@link summarise} /
- * {@link summariseByRepo}, so the same folder gives the same numbers as the CLI. Linear in rows.
+ * {@link summariseByRepo}, so the same folder gives the same numbers as the CLI; the "patch reach"
+ * column sums the rows' patch reach (`swe-explore misses`' `patch_lines` / `patch_hit`). Linear in rows.
  */
-import { addMissCounts, emptyMissCounts, MISS_CATEGORIES, missAnatomy, preparePredictions, type MissAnatomy, type MissCategory, type MissCounts, type PreparedGroundTruth } from '../../core';
+import {
+  addMissCounts,
+  emptyMissCounts,
+  MISS_CATEGORIES,
+  missAnatomy,
+  preparePredictions,
+  type LineSet,
+  type MissAnatomy,
+  type MissCategory,
+  type MissCounts,
+  type PatchReach,
+  type PreparedGroundTruth,
+} from '../../core';
 import { repoPathOf } from './misses';
+import { goldPatchLines, rowPatchReach, type InstancePatchReach } from './patchReach';
 import { forEachScoredRow, isScored, metricFields, scoreRow, summarise, summariseByRepo, topK, type MetricValues, type ScoredRow } from './scoring';
 import type { InstanceEntry, PredictionEntry, WorkspaceModel } from './workspace';
 
@@ -72,6 +86,27 @@ export interface Leaderboard {
   readonly anatomy: readonly LeaderboardAnatomy[];
 }
 
+/**
+ * One explorer's patch reach over the scored rows whose instance has a gold patch: the "patch reach"
+ * column is `reachedLines / patchLines` (summed over those rows, not averaged per instance).
+ */
+export interface LeaderboardPatchReach {
+  readonly explorer: string;
+  readonly budget: number;
+  /** Scored rows whose instance has a patch. */
+  readonly instances: number;
+  /** Σ patch lines and Σ patch lines reached within B over those rows. */
+  readonly patchLines: number;
+  readonly reachedLines: number;
+  /** Per row with a patch, in the walk's order: "gold patch lines: 12/14 within B by #2". */
+  readonly rows: readonly InstancePatchReach[];
+}
+
+/** {@link Leaderboard} with its patch-reach column (same explorers, same order). */
+export interface LeaderboardWithPatchReach extends Leaderboard {
+  readonly patchReach: readonly LeaderboardPatchReach[];
+}
+
 /** Prepared ground truth of an instance, or undefined to leave its rows out (line counts unknown). */
 export type GroundTruthOf = (entry: InstanceEntry) => PreparedGroundTruth | undefined;
 
@@ -81,6 +116,9 @@ export type GroundTruthOf = (entry: InstanceEntry) => PreparedGroundTruth | unde
  */
 export type RowMetricsOf = (label: string, instanceId: string, row: PredictionEntry, groundTruth: PreparedGroundTruth) => MetricValues;
 export type RowAnatomyOf = (label: string, instanceId: string, row: PredictionEntry, groundTruth: PreparedGroundTruth, entry: InstanceEntry) => RowMissCounts;
+
+/** A row's patch reach at the leaderboard's budget, null when its instance has no patch; the extension passes a memoised one. */
+export type RowPatchReachOf = (label: string, instanceId: string, row: PredictionEntry, groundTruth: PreparedGroundTruth, entry: InstanceEntry) => PatchReach | null;
 
 /** What the leaderboard keeps of a row's miss anatomy: its counts (not the spans, which the editor alone needs). */
 export type RowMissCounts = Pick<MissAnatomy, 'coreLines' | 'counts'>;
@@ -184,7 +222,41 @@ export function leaderboardAnatomy(
   return out;
 }
 
-/** Scores and miss anatomy together (two walks over the rows, each linear). */
-export function leaderboardOfModel(model: WorkspaceModel, groundTruthOf: GroundTruthOf, options: LeaderboardAnatomyOptions): Leaderboard {
-  return { k: options.k, budget: options.budget, scores: leaderboardScores(model, groundTruthOf, options), anatomy: leaderboardAnatomy(model, groundTruthOf, options) };
+/**
+ * Patch reach per explorer at one budget, over the rows with a gold patch (rows of instances
+ * without one are left out of both sums). The default parses each instance's patch once per call.
+ */
+export function leaderboardPatchReach(model: WorkspaceModel, groundTruthOf: GroundTruthOf, options: LeaderboardAnatomyOptions, reachOf?: RowPatchReachOf): LeaderboardPatchReach[] {
+  const patchByInstance = new Map<string, LineSet | null>();
+  const parsedOnce: RowPatchReachOf = (_label, instanceId, row, groundTruth, entry) => {
+    let patchLines = patchByInstance.get(instanceId);
+    if (patchLines === undefined) patchByInstance.set(instanceId, (patchLines = goldPatchLines(entry)));
+    return rowPatchReach(groundTruth, row, patchLines, options.k, options.budget);
+  };
+  const reach = reachOf ?? parsedOnce;
+  const sums = new Map<string, { instances: number; patchLines: number; reachedLines: number; rows: InstancePatchReach[] }>();
+  for (const label of model.explorers.keys()) sums.set(label, { instances: 0, patchLines: 0, reachedLines: 0, rows: [] });
+  forEachScoredRow(model, options.keepEmptyCore, groundTruthOf, (label, instanceId, row, groundTruth, entry) => {
+    const result = reach(label, instanceId, row, groundTruth, entry);
+    if (result === null) return;
+    const sum = sums.get(label)!;
+    sum.instances++;
+    sum.patchLines += result.patchLines;
+    sum.reachedLines += result.reachedLines;
+    sum.rows.push({ instanceId, patchLines: result.patchLines, reachedLines: result.reachedLines, firstRank: result.firstRank, ranks: result.ranks });
+  });
+  const out: LeaderboardPatchReach[] = [];
+  for (const [explorer, sum] of sums) out.push({ explorer, budget: options.budget, ...sum });
+  return out;
+}
+
+/** Scores, miss anatomy and patch reach together (three walks over the rows, each linear). */
+export function leaderboardOfModel(model: WorkspaceModel, groundTruthOf: GroundTruthOf, options: LeaderboardAnatomyOptions): LeaderboardWithPatchReach {
+  return {
+    k: options.k,
+    budget: options.budget,
+    scores: leaderboardScores(model, groundTruthOf, options),
+    anatomy: leaderboardAnatomy(model, groundTruthOf, options),
+    patchReach: leaderboardPatchReach(model, groundTruthOf, options),
+  };
 }

@@ -3,8 +3,9 @@
  * labels, same instances, same top-k, same line counts), why each core line was or was not found
  * at one budget. The categories themselves live in `src/core/missAnatomy.ts`.
  */
-import { addMissCounts, emptyMissCounts, missAnatomy, normalisePredictedPath, preparePredictions, type MissAnatomy, type MissCounts } from '../../core';
+import { addMissCounts, emptyMissCounts, missAnatomy, normalisePredictedPath, patchReach, preparePredictions, type LineSet, type MissAnatomy, type MissCounts, type PatchReach } from '../../core';
 import type { LineCountCache } from './lineCounts';
+import { goldPatchLines } from './patchReach';
 import type { Problem } from '../io/problems';
 import { forEachScoredRow, prepareScoredGroundTruths, topK, type ScoringOptions } from './scoring';
 import type { InstanceEntry, WorkspaceModel } from './workspace';
@@ -18,6 +19,8 @@ export interface MissRow {
   readonly instanceId: string;
   readonly explorer: string;
   readonly anatomy: MissAnatomy;
+  /** The gold patch's lines reached within the same budget; null when the instance has no patch. */
+  readonly patch: PatchReach | null;
 }
 
 /** Per explorer: the six counts and |C| summed over its rows. */
@@ -26,6 +29,8 @@ export interface MissTotals {
   readonly budget: number;
   readonly instances: number;
   readonly totals: MissCounts & { coreLines: number };
+  /** Σ patch lines and Σ reached patch lines over the rows with a patch; null when no row has one. */
+  readonly patchTotals: { readonly patchLines: number; readonly reachedLines: number } | null;
 }
 
 export interface MissesResult {
@@ -77,22 +82,32 @@ function mismatchCountedPaths(model: WorkspaceModel, entry: InstanceEntry, k: nu
 export async function missesOfWorkspaceModel(model: WorkspaceModel, options: MissOptions, cache: LineCountCache): Promise<MissesResult> {
   const { prepared, lineCountProblems } = await prepareScoredGroundTruths(model, options, cache, (entry) => mismatchCountedPaths(model, entry, options.k));
   const rows: MissRow[] = [];
-  const totals = new Map<string, { instances: number; counts: MissCounts; coreLines: number }>();
+  const totals = new Map<string, { instances: number; counts: MissCounts; coreLines: number; patch: { patchLines: number; reachedLines: number } | null }>();
+  const patchByInstance = new Map<string, LineSet | null>();
   const { problems, skippedEmptyCore } = forEachScoredRow(
     model,
     options.keepEmptyCore,
     (entry) => prepared.get(entry.instanceId),
     (label, instanceId, row, groundTruth, entry) => {
-      const anatomy = missAnatomy(preparePredictions(groundTruth, topK(row.regions, options.k)), options.budget, { repoPath: repoPathOf(entry) });
-      rows.push({ instanceId, explorer: label, anatomy });
+      const prepared = preparePredictions(groundTruth, topK(row.regions, options.k));
+      const anatomy = missAnatomy(prepared, options.budget, { repoPath: repoPathOf(entry) });
+      let patchLines = patchByInstance.get(instanceId);
+      if (patchLines === undefined) patchByInstance.set(instanceId, (patchLines = goldPatchLines(entry)));
+      const patch = patchLines === null ? null : patchReach(prepared, options.budget, patchLines);
+      rows.push({ instanceId, explorer: label, anatomy, patch });
       let sum = totals.get(label);
-      if (sum === undefined) totals.set(label, (sum = { instances: 0, counts: emptyMissCounts(), coreLines: 0 }));
+      if (sum === undefined) totals.set(label, (sum = { instances: 0, counts: emptyMissCounts(), coreLines: 0, patch: null }));
       sum.instances++;
       sum.coreLines += anatomy.coreLines;
       addMissCounts(sum.counts, anatomy.counts);
+      if (patch !== null) {
+        sum.patch ??= { patchLines: 0, reachedLines: 0 };
+        sum.patch.patchLines += patch.patchLines;
+        sum.patch.reachedLines += patch.reachedLines;
+      }
     },
   );
   const totalList: MissTotals[] = [];
-  for (const [explorer, sum] of totals) totalList.push({ explorer, budget: options.budget, instances: sum.instances, totals: { coreLines: sum.coreLines, ...sum.counts } });
+  for (const [explorer, sum] of totals) totalList.push({ explorer, budget: options.budget, instances: sum.instances, totals: { coreLines: sum.coreLines, ...sum.counts }, patchTotals: sum.patch });
   return { rows, totals: totalList, problems, lineCountProblems, skippedEmptyCore };
 }

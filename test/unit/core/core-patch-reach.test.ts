@@ -12,6 +12,7 @@ import {
   patchAnatomy,
   patchBaseLines,
   patchReach,
+  patchReachSummary,
   prepareInstance,
   type GroundTruth,
   type LineCounts,
@@ -79,6 +80,14 @@ describe('patch reach: worked examples', () => {
     const patch = patchBaseLines(['--- a/a.py', '+++ b/a.py', '@@ -40,2 +40,3 @@', ' x', '+y', ' z'].join('\n'));
     assert.equal(patchReach(prepareInstance(core, [reg('a.py', 40, 40)], new Map()), 500, patch).reachedLines, 1);
     assert.equal(patchReach(prepareInstance(core, [reg('a.py', 41, 45)], new Map()), 500, patch).reachedLines, 0);
+  });
+
+  it('summarises a row in one line: reached / all within B, by which ranks', () => {
+    const base = { budget: 500, reached: new Map(), missed: [] };
+    assert.equal(patchReachSummary({ ...base, patchLines: 14, reachedLines: 12, ranks: [2], firstRank: 2 }), 'gold patch lines: 12/14 within B=500 by #2');
+    assert.equal(patchReachSummary({ ...base, patchLines: 14, reachedLines: 14, ranks: [1, 2, 4, 5, 7], firstRank: 1 }), 'gold patch lines: 14/14 within B=500 by #1, #2, #4 +2 more');
+    assert.equal(patchReachSummary({ ...base, patchLines: 1, reachedLines: 0, ranks: [], firstRank: null }), 'gold patch lines: 0/1 within B=500, none reached');
+    assert.equal(patchReachSummary({ ...base, patchLines: 0, reachedLines: 0, ranks: [], firstRank: null }), 'gold patch: no line of the base snapshot (new files only)');
   });
 
   it('patch anatomy: patch lines per miss category, and those outside the core', () => {
