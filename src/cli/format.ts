@@ -78,7 +78,8 @@ const SHORT: Record<string, string> = {
   first_useful_hit: 'fuh',
 };
 
-function shortName(field: string): string {
+/** A metric's column heading in the score table (the query parser accepts every one of them). */
+export function shortName(field: string): string {
   return SHORT[field] ?? field.replace('ndcg_at_', 'nDCG@').replace('recall_at_', 'R@');
 }
 

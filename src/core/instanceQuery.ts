@@ -3,13 +3,14 @@
  * and applied as a filter by the Instances tree. Pure: parsing never throws and never reads
  * anything; evaluation asks a context for metric values, repos and audit status.
  *
- * Grammar (keywords, metric names and aliases are case-insensitive; explorer names and repos are not):
+ * Grammar (keywords and metric spellings are case-insensitive; explorer names and repos are not):
  *
  *     query      := ε | term ( "and" term )*
  *     term       := "audited" | "unaudited"
  *                 | "repo" ( "=" | "!=" ) name
  *                 | metric-ref [ "-" metric-ref ] op number
- *     metric-ref := metric [ "@" explorer ]          no "@": the current explorer
+ *     metric-ref := metric [ "[" explorer-in "]" | "@" explorer ]    neither: the current explorer
+ *     explorer-in:= quoted | any text without "]" (trimmed)
  *     explorer   := quoted | bare
  *     name       := quoted | bare
  *     op         := "<" | "<=" | ">" | ">=" | "=" | "==" | "!="
@@ -17,8 +18,15 @@
  *     bare       := characters other than whitespace, quotes, @ < > = !
  *     number     := decimal, optional sign, fraction and exponent (finite)
  *
- * `metric` is one of the 17 official names or an alias (see {@link METRIC_ALIASES}). A `-` after a
- * bare explorer name belongs to the name (`claude-sonnet-4-5`), so write the difference with spaces:
+ * `metric` is any spelling of {@link METRIC_SPELLINGS}: the 17 official names, the short aliases,
+ * and every label the views and the CLI show (`Recall@500`, `nDCG@500`, `HitFile`, `Noise file
+ * rate`, `R@500`, `hitF`, …); the longest spelling wins, so `recall@500` is Recall@500 and
+ * `recall@cosil` is recall of the explorer cosil. `[explorer]` names an explorer unambiguously,
+ * spaces and parentheses included (`Recall@500[agent (results/agent/top10.jsonl)]`); `@explorer`
+ * still works where it cannot be read as a label (`recall@cosil`, `Recall@500@cosil`), and
+ * `@` followed by digits only is refused as an unknown budget (write `recall@"500"` or
+ * `recall["500"]` for an explorer named 500). A `-` after a bare explorer name belongs to the
+ * name (`claude-sonnet-4-5`), so write the difference with spaces:
  * `ndcg_at_500@agent - ndcg_at_500@bm25 > 0.3`.
  */
 import { OFFICIAL_BUDGETS, OFFICIAL_METRIC_NAMES, type OfficialMetricName } from './types';
@@ -96,13 +104,57 @@ function buildAliases(): Record<string, OfficialMetricName> {
   return aliases;
 }
 
-const OFFICIAL_NAMES: ReadonlySet<string> = new Set(OFFICIAL_METRIC_NAMES);
+/**
+ * The labels the views and the CLI show for each metric, beside its official name: the Scores
+ * view's label (src/shared/metricInfo.ts), the sidebar's short headings (src/webview) and the CLI
+ * table's columns (src/cli/format.ts). A unit test keeps this list in step with those places.
+ */
+export const METRIC_LABELS: Readonly<Record<OfficialMetricName, readonly string[]>> = {
+  precision: ['Precision', 'Prec.', 'prec'],
+  recall: ['Recall', 'rec'],
+  f1_score: ['F1'],
+  hit_file_rate: ['HitFile', 'hitF'],
+  noise_file_rate: ['Noise file rate', 'noiseF'],
+  hit_region_rate: ['HitRegion', 'hitR'],
+  noise_region_rate: ['Noise region rate', 'noiseR'],
+  weighted_core_coverage: ['Weighted core coverage', 'wcc'],
+  context_efficiency: ['Context efficiency', 'ctxEff'],
+  optional_coverage: ['Optional coverage', 'optCov'],
+  ndcg_at_100: ['nDCG@100'],
+  ndcg_at_300: ['nDCG@300'],
+  ndcg_at_500: ['nDCG@500'],
+  recall_at_100: ['Recall@100', 'R@100'],
+  recall_at_300: ['Recall@300', 'R@300'],
+  recall_at_500: ['Recall@500', 'R@500'],
+  first_useful_hit: ['First useful hit', '1st hit', 'fuh'],
+};
 
-function metricNamed(word: string): OfficialMetricName | undefined {
-  const lower = word.toLowerCase();
-  if (OFFICIAL_NAMES.has(lower)) return lower as OfficialMetricName;
-  return Object.prototype.hasOwnProperty.call(METRIC_ALIASES, lower) ? METRIC_ALIASES[lower] : undefined;
+/** Every accepted spelling (lower-cased, words separated by one space) → its metric. */
+export const METRIC_SPELLINGS: ReadonlyMap<string, OfficialMetricName> = buildSpellings();
+
+function buildSpellings(): Map<string, OfficialMetricName> {
+  const out = new Map<string, OfficialMetricName>();
+  const add = (spelling: string, metric: OfficialMetricName): void => {
+    out.set(spelling.toLowerCase().replace(/\s+/g, ' '), metric);
+  };
+  for (const name of OFFICIAL_METRIC_NAMES) add(name, name);
+  for (const [alias, name] of Object.entries(METRIC_ALIASES)) add(alias, name);
+  for (const name of OFFICIAL_METRIC_NAMES) for (const label of METRIC_LABELS[name]) add(label, name);
+  return out;
 }
+
+/** One sticky, case-insensitive pattern per spelling, longest first: a word gap matches any run of whitespace. */
+const SPELLING_PATTERNS: ReadonlyArray<readonly [RegExp, OfficialMetricName]> = [...METRIC_SPELLINGS]
+  .sort(([a], [b]) => b.length - a.length)
+  .map(([spelling, metric]) => {
+    const body = spelling
+      .split(' ')
+      .map((word) => word.replace(/[.*+?^${}()|[\]\\]/g, '\\$&'))
+      .join('\\s+');
+    // A spelling that ends in a word character must not be the start of a longer word (`rec` in `recal`).
+    const end = /[A-Za-z0-9_]$/.test(spelling) ? '(?![A-Za-z0-9_])' : '';
+    return [new RegExp(`${body}${end}`, 'iy'), metric] as const;
+  });
 
 /** Thrown inside the parser only; {@link parseQuery} turns it into its result. */
 class QuerySyntaxError extends Error {
@@ -157,8 +209,7 @@ class Parser {
   private term(): QueryTerm {
     const start = this.pos;
     const word = this.identifier();
-    if (word === undefined) this.fail('expected a metric, "repo", "audited" or "unaudited"');
-    const lower = word.toLowerCase();
+    const lower = word?.toLowerCase();
     if ((lower === 'audited' || lower === 'unaudited') && this.peek() !== '@') return { kind: 'audited', audited: lower === 'audited' };
     if (lower === 'repo' && this.peek() !== '@') {
       this.skipSpace();
@@ -168,16 +219,14 @@ class Parser {
       this.skipSpace();
       return { kind: 'repo', op, repo: this.name('a repo name') };
     }
-    const left = this.metricRef(word, start);
+    this.pos = start;
+    const left = this.metricRef('expected a metric, "repo", "audited" or "unaudited"');
     this.skipSpace();
     let minus: MetricRef | undefined;
     if (this.peek() === '-') {
       this.pos++;
       this.skipSpace();
-      const rightAt = this.pos;
-      const right = this.identifier();
-      if (right === undefined) this.fail('expected a metric after "-"');
-      minus = this.metricRef(right, rightAt);
+      minus = this.metricRef('expected a metric after "-"');
       this.skipSpace();
     }
     const opAt = this.pos;
@@ -191,13 +240,68 @@ class Parser {
     return { kind: 'metric', left, minus, op, value: this.number() };
   }
 
-  /** `word` was just read at `start`; reads an optional `@explorer`. */
-  private metricRef(word: string, start: number): MetricRef {
-    const metric = metricNamed(word);
-    if (metric === undefined) this.fail(`${displayToken(word)} is not a metric (official names such as recall, hit_file_rate, ndcg_at_500; aliases such as f1, ndcg500)`, start, false);
-    if (this.peek() !== '@') return { metric, explorer: undefined, offset: start };
+  /** A metric spelling, then an optional `[explorer]` or `@explorer` (whitespace allowed before either). */
+  private metricRef(expected: string): MetricRef {
+    const start = this.pos;
+    const metric = this.metricSpelling();
+    if (metric === undefined) {
+      const word = this.identifier();
+      if (word === undefined) this.fail(expected);
+      this.fail(`${displayToken(word)} is not a metric (names such as recall, hit_file_rate, ndcg_at_500, or the labels the views show, such as Recall@500, nDCG@500, HitFile)`, start, false);
+    }
+    const afterMetric = this.pos;
+    this.skipSpace();
+    if (this.peek() === '[') return { metric, explorer: this.bracketed(), offset: start };
+    if (this.peek() !== '@') {
+      this.pos = afterMetric;
+      return { metric, explorer: undefined, offset: start };
+    }
     this.pos++;
-    return { metric, explorer: this.name('an explorer name after "@"'), offset: start };
+    this.skipSpace();
+    const nameAt = this.pos;
+    const explorer = this.name('an explorer name after "@"');
+    // `recall@250`: a budget the official metrics do not have, not an explorer called "250".
+    if (this.text[nameAt] !== '"' && /^\d+$/.test(explorer)) {
+      this.fail(
+        `no metric ${displayToken(this.text.slice(start, this.pos))}: the budgeted metrics exist for B = ${OFFICIAL_BUDGETS.join(', ')}; an explorer named ${explorer} is written ["${explorer}"]`,
+        start,
+        false,
+      );
+    }
+    return { metric, explorer, offset: start };
+  }
+
+  /** The longest metric spelling at the cursor, consumed; undefined (cursor unchanged) when none. */
+  private metricSpelling(): OfficialMetricName | undefined {
+    for (const [pattern, metric] of SPELLING_PATTERNS) {
+      pattern.lastIndex = this.pos;
+      const match = pattern.exec(this.text);
+      if (match !== null) {
+        this.pos += match[0].length;
+        return metric;
+      }
+    }
+    return undefined;
+  }
+
+  /** `[ name ]`: a quoted name, or the text up to `]` with surrounding whitespace dropped. */
+  private bracketed(): string {
+    const open = this.pos;
+    this.pos++;
+    this.skipSpace();
+    let name: string;
+    if (this.peek() === '"') {
+      name = this.quoted();
+      this.skipSpace();
+    } else {
+      const from = this.pos;
+      while (!this.atEnd() && this.peek() !== ']') this.pos++;
+      name = this.text.slice(from, this.pos).trim();
+    }
+    if (this.peek() !== ']') this.fail('expected "]" to close the explorer name (quote a name that holds "]")', open);
+    this.pos++;
+    if (name === '') this.fail('expected an explorer name inside "[ ]"', open);
+    return name;
   }
 
   /** A quoted or bare name (explorer, repo). */
@@ -389,4 +493,83 @@ export function evaluateQuery(query: InstanceQuery, context: QueryContext): (ins
     for (const term of query.terms) if (!termMatches(term, instanceId, context)) return false;
     return true;
   };
+}
+
+/**
+ * How to write an explorer in a query: `[name]`, or `["name"]` (with `\"` and `\\`) when the name
+ * holds `]`, starts with a quote or has surrounding whitespace. The text is query syntax, not
+ * display text: a surface that shows it must neutralise it like any data.
+ */
+export function explorerReference(name: string): string {
+  const plain = name !== '' && name.trim() === name && !name.includes(']') && !name.startsWith('"');
+  return plain ? `[${name}]` : `["${name.replace(/["\\]/g, (c) => `\\${c}`)}"]`;
+}
+
+/** The query help: a one-line prompt, the full text, and the example queries both use. */
+export interface QueryHelp {
+  /** One line for an input box's prompt. */
+  readonly prompt: string;
+  /** Plain text, lines joined by "\n". */
+  readonly text: string;
+  /** Every example shown; each parses and names only loaded explorers. */
+  readonly examples: readonly string[];
+}
+
+/** Explorers the help text lists by name. */
+const HELP_EXPLORERS_LISTED = 12;
+
+/**
+ * The help for the query box, built from the explorers that are loaded (never demo names) and the
+ * metric spellings the parser accepts. Explorer names are data: the caller escapes the text for
+ * its surface (notification, quick pick, Markdown).
+ */
+export function queryHelp(explorers: readonly string[]): QueryHelp {
+  const [first, second] = explorers;
+  const examples = ['Recall@500 < 0.2'];
+  if (first !== undefined) examples.push(`Recall@500${explorerReference(first)} < 0.2`);
+  if (first !== undefined && second !== undefined) examples.push(`nDCG@500${explorerReference(first)} - nDCG@500${explorerReference(second)} > 0.3`);
+  examples.push('HitFile = 1 and repo = org/repo', 'unaudited and Recall@500 < 0.5');
+  const prompt = `Terms joined by "and": ${examples.slice(0, first === undefined ? 1 : second === undefined ? 2 : 3).join(' · ')} · repo = org/repo · audited (empty: clear)`;
+
+  const lines = [
+    'Query Instances: terms joined by "and"; an instance matches when every term holds.',
+    '',
+    'Terms',
+    "  METRIC op NUMBER                 the current explorer's value; op is one of < <= > >= = !=",
+    "  METRIC[EXPLORER] op NUMBER       that explorer's value (METRIC@EXPLORER also works)",
+    '  METRIC[A] - METRIC[B] op NUMBER  a difference of two values',
+    '  repo = NAME, repo != NAME        quote a NAME with spaces: repo = "my org/repo"',
+    '  audited, unaudited',
+    'An instance without the value (no row of that explorer, line counts not read yet) matches no comparison.',
+    '',
+    'Metrics (any of these spellings, in any case)',
+  ];
+  const aliasesOf = new Map<OfficialMetricName, string[]>();
+  for (const [alias, name] of Object.entries(METRIC_ALIASES)) {
+    const list = aliasesOf.get(name) ?? [];
+    list.push(alias);
+    aliasesOf.set(name, list);
+  }
+  for (const name of OFFICIAL_METRIC_NAMES) {
+    const [label, ...others] = METRIC_LABELS[name];
+    const seen = new Set([label!.toLowerCase()]);
+    const spellings: string[] = [];
+    for (const spelling of [name, ...others, ...(aliasesOf.get(name) ?? [])]) {
+      if (seen.has(spelling.toLowerCase())) continue;
+      seen.add(spelling.toLowerCase());
+      spellings.push(spelling);
+    }
+    lines.push(`  ${label!}: ${spellings.join(', ')}`);
+  }
+  lines.push('');
+  if (explorers.length === 0) {
+    lines.push('Explorers: no explorers are loaded.');
+  } else {
+    lines.push(`Explorers loaded (${explorers.length}), written after a metric as shown: Recall@500[name]`);
+    for (const name of explorers.slice(0, HELP_EXPLORERS_LISTED)) lines.push(`  ${explorerReference(name)}`);
+    if (explorers.length > HELP_EXPLORERS_LISTED) lines.push(`  … and ${explorers.length - HELP_EXPLORERS_LISTED} more`);
+  }
+  lines.push('', 'Examples');
+  for (const example of examples) lines.push(`  ${example}`);
+  return { prompt, text: lines.join('\n'), examples };
 }

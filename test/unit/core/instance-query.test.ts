@@ -3,7 +3,10 @@ import assert from 'node:assert/strict';
 import fc from 'fast-check';
 import {
   evaluateQuery,
+  explorerReference,
+  METRIC_LABELS,
   OFFICIAL_METRIC_NAMES,
+  queryHelp,
   parseQuery,
   queryProblem,
   queryReadsMetrics,
@@ -13,6 +16,8 @@ import {
   type QueryContext,
   type QueryTerm,
 } from '../../../src/core';
+import { METRIC_INFO } from '../../../src/shared/metricInfo';
+import { shortName } from '../../../src/cli/format';
 
 function parsed(text: string): InstanceQuery {
   const result = parseQuery(text);
@@ -111,6 +116,117 @@ describe('parseQuery: accepted queries', () => {
   });
 });
 
+describe('parseQuery: the labels the views show, and explorers in brackets', () => {
+  const metricOf = (text: string): OfficialMetricName | undefined => {
+    const [term] = terms(text);
+    return term?.kind === 'metric' ? term.left.metric : undefined;
+  };
+  const explorerOf = (text: string): string | undefined => {
+    const [term] = terms(text);
+    return term?.kind === 'metric' ? term.left.explorer : undefined;
+  };
+
+  it("Recall@500 < 0.2 is the current explorer's Recall@500 (the issue's query), in any case", () => {
+    assert.deepEqual(terms('Recall@500 < 0.2'), [{ kind: 'metric', left: { metric: 'recall_at_500', explorer: undefined, offset: 0 }, minus: undefined, op: '<', value: 0.2 }]);
+    assert.equal(queryProblem('Recall@500 < 0.2', ['cosil']), undefined);
+    for (const text of ['recall@500 < 0.2', 'RECALL@500<0.2', 'R@500 < 0.2', 'recall_at_500 < 0.2', 'recall500 < 0.2']) assert.equal(metricOf(text), 'recall_at_500', text);
+    assert.equal(metricOf('nDCG@100 > 0'), 'ndcg_at_100');
+  });
+
+  it('every label of the Scores view (METRIC_INFO), the sidebar and the CLI table is a metric spelling', () => {
+    for (const name of OFFICIAL_METRIC_NAMES) {
+      assert.equal(metricOf(`${METRIC_INFO[name].label} >= 0`), name, METRIC_INFO[name].label);
+      for (const label of METRIC_LABELS[name]) assert.equal(metricOf(`${label} >= 0`), name, label);
+    }
+    // The sidebar's short headings (src/webview/renderComparison.ts) and the CLI table's columns (src/cli/format.ts).
+    const shown: Array<[string, OfficialMetricName]> = [
+      ['Prec.', 'precision'],
+      ['R@100', 'recall_at_100'],
+      ['R@300', 'recall_at_300'],
+      ['R@500', 'recall_at_500'],
+      ['1st hit', 'first_useful_hit'],
+      ['noiseF', 'noise_file_rate'],
+      ['noiseR', 'noise_region_rate'],
+      ['ctxEff', 'context_efficiency'],
+      ['optCov', 'optional_coverage'],
+      ['hitR', 'hit_region_rate'],
+      ['wcc', 'weighted_core_coverage'],
+    ];
+    for (const [label, name] of shown) assert.equal(metricOf(`${label} >= 0`), name, label);
+    for (const field of OFFICIAL_METRIC_NAMES) assert.equal(metricOf(`${shortName(field)} >= 0`), field, shortName(field));
+  });
+
+  it('multi-word labels take any whitespace between words, and any case', () => {
+    assert.equal(metricOf('noise  FILE\trate < 0.5'), 'noise_file_rate');
+    assert.equal(metricOf('weighted core coverage@agent > 0'), 'weighted_core_coverage');
+    assert.equal(explorerOf('weighted core coverage@agent > 0'), 'agent');
+    assert.equal(metricOf('First useful hit = 1'), 'first_useful_hit');
+  });
+
+  it('[explorer] holds any text but "]", trimmed; quoted inside brackets too', () => {
+    assert.equal(explorerOf('Recall@500[cosil] < 0.2'), 'cosil');
+    assert.equal(explorerOf('Recall@500 [ agent (results/agent/top10.jsonl) ] < 0.2'), 'agent (results/agent/top10.jsonl)');
+    assert.equal(explorerOf('recall["a ] b"] < 1'), 'a ] b');
+    assert.equal(explorerOf('recall["500"] < 1'), '500');
+    assert.equal(explorerOf('recall@"500" < 1'), '500');
+    assert.deepEqual(terms('Recall@500[agent] - Recall@500[bm25] > 0.3')[0], {
+      kind: 'metric',
+      left: { metric: 'recall_at_500', explorer: 'agent', offset: 0 },
+      minus: { metric: 'recall_at_500', explorer: 'bm25', offset: 20 },
+      op: '>',
+      value: 0.3,
+    });
+    // Without spaces the brackets end the name, so the difference needs none.
+    assert.equal(terms('recall[a-b]-recall[c] > 0').length, 1);
+  });
+
+  it('keeps metric@explorer where it is not a label: recall@cosil, Recall@500@cosil, recall @ cosil', () => {
+    assert.deepEqual([metricOf('recall@cosil < 0.2'), explorerOf('recall@cosil < 0.2')], ['recall', 'cosil']);
+    assert.deepEqual([metricOf('Recall@500@cosil < 0.2'), explorerOf('Recall@500@cosil < 0.2')], ['recall_at_500', 'cosil']);
+    assert.deepEqual([metricOf('Recall@500 @ "cosil" < 0.2'), explorerOf('Recall@500 @ "cosil" < 0.2')], ['recall_at_500', 'cosil']);
+    // A longer word is not cut at a label: recall@5000 is not Recall@500 + "0"; digits only after @ are refused.
+    assert.equal(refused('recall@5000 < 1').offset, 0);
+    assert.deepEqual([metricOf('recall@500x < 1'), explorerOf('recall@500x < 1')], ['recall', '500x']);
+  });
+});
+
+describe('queryHelp: built from the loaded explorers and the metric labels', () => {
+  it('names the loaded explorers (not demo ones) in the prompt and the text; examples parse', () => {
+    const help = queryHelp(['cosil', 'agent (results/agent/top10.jsonl)']);
+    assert.doesNotMatch(help.prompt, /bm25/);
+    assert.match(help.prompt, /Recall@500 < 0\.2/);
+    assert.match(help.prompt, /\[cosil\]/);
+    assert.doesNotMatch(help.prompt, /\n/);
+    assert.match(help.text, /cosil/);
+    assert.match(help.text, /agent \(results\/agent\/top10\.jsonl\)/);
+    for (const example of help.examples) assert.equal(queryProblem(example, ['cosil', 'agent (results/agent/top10.jsonl)']), undefined, example);
+    for (const name of OFFICIAL_METRIC_NAMES) assert.ok(help.text.includes(METRIC_INFO[name].label), name);
+  });
+
+  it('without explorers it says none are loaded; with many it lists a few and counts the rest', () => {
+    assert.match(queryHelp([]).text, /no explorers are loaded/);
+    for (const example of queryHelp([]).examples) assert.equal(parseQuery(example).ok, true, example);
+    const many = queryHelp(Array.from({ length: 30 }, (_, i) => `run${i}`));
+    assert.match(many.text, /and 18 more/);
+  });
+
+  it('explorerReference brackets a name, and quotes one that holds "]", starts with a quote or has outer spaces', () => {
+    assert.equal(explorerReference('cosil'), '[cosil]');
+    assert.equal(explorerReference('agent (x)'), '[agent (x)]');
+    assert.equal(explorerReference('a]b'), '["a]b"]');
+    assert.equal(explorerReference(' x'), '[" x"]');
+    // Quotes and backslashes inside are plain text in brackets; a leading quote needs the quoted form.
+    assert.equal(explorerReference('say "hi" \\'), '[say "hi" \\]');
+    assert.equal(explorerReference('"q" \\'), '["\\"q\\" \\\\"]');
+    for (const name of ['cosil', 'a]b', ' x', 'say "hi" \\', '"q" \\', 'agent (x)', 'x\n']) assert.equal(explorerOfRef(name), name, JSON.stringify(name));
+  });
+});
+
+function explorerOfRef(name: string): string | undefined {
+  const [term] = terms(`recall${explorerReference(name)} < 1`);
+  return term?.kind === 'metric' ? term.left.explorer : undefined;
+}
+
 describe('parseQuery: refused queries point at the offending token', () => {
   const cases: Array<[string, number, string, RegExp]> = [
     ['recal < 1', 0, 'recal', /^column 1: "recal" is not a metric/],
@@ -118,7 +234,12 @@ describe('parseQuery: refused queries point at the offending token', () => {
     ['recall < 0.2x', 9, '0.2x', /^column 10: expected a number, got "0\.2x"$/],
     ['recall < 1e999', 9, '1e999', /expected a number/],
     ['recall 0.2', 7, '0.2', /^column 8: expected a comparison \(< <= > >= = !=\), got "0\.2"$/],
-    ['recall@ < 1', 7, '', /expected an explorer name after "@", got a space$/],
+    ['recall@ < 1', 8, '<', /expected an explorer name after "@", got "<"$/],
+    ['recall@', 7, '', /expected an explorer name after "@", got the end of the query$/],
+    ['Recall@250 < 0.2', 0, 'Recall@250', /^column 1: no metric "Recall@250": the budgeted metrics exist for B = 100, 300, 500; an explorer named 250 is written \["250"\]$/],
+    ['recall[cosil < 1', 6, '[cosil', /expected "\]" to close the explorer name/],
+    ['recall[ ] < 1', 6, '[', /expected an explorer name inside "\[ \]"/],
+    ['Noise file < 1', 0, 'Noise', /"Noise" is not a metric/],
     ['recall@"abc < 1', 7, '"abc', /unterminated quoted name/],
     ['recall < 1 or audited', 11, 'or', /expected "and" or the end of the query, got "or"$/],
     ['recall < 1 and', 14, '', /expected a term after "and", got the end of the query$/],
