@@ -10,12 +10,14 @@ import { removalEffects, type LineCounts } from '../core';
 import {
   computeAuditImpact,
   correctedBenchLines,
+  defaultExportFile,
+  exportRootFor,
   LineCountCache,
   loadAudit,
   loadWorkspace,
   renderImpactCsv,
   renderImpactMarkdown,
-  writeFileAtomically,
+  writeBenchExport,
   type LoadedAudit,
   type Problem,
   type ScoringOptions,
@@ -57,8 +59,10 @@ export async function runExport(argv: string[]): Promise<number> {
     const values = parseFlags(argv, { ...WORKSPACE_OPTIONS, audit: { type: 'string' }, output: { type: 'string', short: 'o' } });
     const sources = workspaceSources(values);
     if (values.audit === undefined) throw new UsageError('--audit is required (the .swe-explore/audit folder)');
-    if (values.output === undefined) throw new UsageError('-o OUT.jsonl is required');
-    if (await sameFile(values.output, sources.benchFile)) throw new UsageError('-o names the bench file itself; the bench is never modified');
+    // Exports land under .swe-explore/ (never where the bench glob looks) and are registered there.
+    const root = exportRootFor(values.audit, sources.benchFile);
+    const output = values.output ?? defaultExportFile(root, sources.benchFile);
+    if (await sameFile(output, sources.benchFile)) throw new UsageError('-o names the bench file itself; the bench is never modified');
 
     const model = await loadWorkspace(sources);
     const problems: Problem[] = [...model.problems];
@@ -74,9 +78,9 @@ export async function runExport(argv: string[]): Promise<number> {
     const { lines, counts } = await correctedBenchLines(model, audit, new LineCountCache(), problems);
     reportNoEffect(model, audit, counts);
 
-    await writeFileAtomically(values.output, lines.length === 0 ? '' : `${lines.join('\n')}\n`);
+    await writeBenchExport(output, lines.length === 0 ? '' : `${lines.join('\n')}\n`, { root, benchFile: sources.benchFile });
     printProblems(problems);
-    process.stderr.write(`wrote ${lines.length} record(s), ${audit.removals.size} with removals, to ${escapeForTerminal(values.output)}\n`);
+    process.stderr.write(`wrote ${lines.length} record(s), ${audit.removals.size} with removals, to ${escapeForTerminal(output)}\n`);
     return audit.problems.some((p) => p.severity === 'error') ? 1 : 0;
   });
 }

@@ -7,6 +7,7 @@ export * from './audit';
 export * from './io/concurrency';
 export * from './io/globs';
 export * from './formats/jsonl';
+export * from './workspace/benchFiles';
 export * from './workspace/leaderboard';
 export * from './workspace/lineCounts';
 export * from './formats/lineCountsFile';
