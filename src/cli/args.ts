@@ -135,3 +135,20 @@ export function requireExplorers(sources: WorkspaceSources, command: string): vo
 export function printProblems(problems: readonly Problem[], write: (text: string) => void = (text) => process.stderr.write(text)): void {
   for (const problem of sortProblems(problems)) write(`${escapeForTerminal(formatProblem(problem))}\n`);
 }
+
+/**
+ * One `swe-explore` verb: its help as data (shown by `swe-explore <verb> --help`, `swe-explore help
+ * <verb>` and, as the summary line, by `swe-explore --help`) and the function that runs it. The
+ * registry in `verbs.ts` lists them; a new verb is one entry there.
+ */
+export interface Verb {
+  readonly name: string;
+  /** One line for the verb list. */
+  readonly summary: string;
+  /** The synopsis, starting with `swe-explore <name>`, continuation lines indented. */
+  readonly usage: string;
+  /** The flags and what the verb prints, plain text lines (no trailing newline). */
+  readonly details: string;
+  /** Runs the verb on its arguments (after the verb name); resolves to the exit code. */
+  readonly run: (argv: string[]) => Promise<number>;
+}

@@ -38,20 +38,8 @@ import {
   UsageError,
   workspaceSources,
   WORKSPACE_OPTIONS,
+  type Verb,
 } from './args';
-
-export const EXPORT_USAGE = `swe-explore export --bench B.jsonl --audit DIR [--repos DIR | --line-counts COUNTS.json] -o OUT.jsonl
-          the bench with every effective removal of the audit folder applied; untouched records
-          byte-for-byte as read. The bench file itself is never modified.
-`;
-
-export const AUDIT_IMPACT_USAGE = `swe-explore audit-impact --bench B.jsonl --preds P.jsonl [--preds Q.jsonl …] --audit DIR
-          [--repos DIR | --line-counts COUNTS.json] [--profile official|snapshot] [--k 5]
-          [--null N --seed S] [--format json|md|csv]
-          before/after macro metrics per explorer, per audited instance, explorer rankings with
-          Kendall τ-b, removals per reason, and Cohen's κ between each pair of authors who audited
-          an instance (with the core lines in dispute); with --null, τ of N random audits of the same size.
-`;
 
 /** `swe-explore export …`: writes the corrected bench. Exit 0 written, 1 written with audit errors or refused, 2 usage. */
 export async function runExport(argv: string[]): Promise<number> {
@@ -144,3 +132,56 @@ export async function runAuditImpact(argv: string[]): Promise<number> {
     return problems.some((p) => p.severity === 'error') ? 1 : 0;
   });
 }
+
+export const EXPORT_VERB: Verb = {
+  name: 'export',
+  summary: 'the bench with the audit applied, written to .swe-explore/exports/',
+  usage: 'swe-explore export --bench B.jsonl --audit DIR [--repos DIR | --line-counts COUNTS.json] [-o OUT]',
+  details: `Writes the bench with every effective removal of the audit folder applied: records in their
+order, untouched records byte-for-byte, changed records with only the changed ground_truth lists
+rewritten, through a temporary file renamed into place. The bench itself is never modified.
+Scoring the output gives exactly audit-impact's "after" numbers.
+
+Default output: <root>/.swe-explore/exports/<bench>.audited.jsonl, where <root> holds the audit
+folder's .swe-explore (--audit <root>/.swe-explore/audit), else it is the bench's folder; never
+where the bench glob (bench*.jsonl) looks. Every export is registered (size, SHA-256) in
+<root>/.swe-explore/exports/exports.jsonl, so the extension never loads it as the bench, even
+moved or renamed (set sweExplore.data.benchFile to load an export on purpose).
+
+Flags:
+  --bench B.jsonl            the bench (required)
+  --audit DIR                the audit folder, usually .swe-explore/audit (required)
+  --repos DIR                where repo_dir is resolved (default: the bench file's folder)
+  --line-counts COUNTS.json  {instance_id: {path: count}}, for removals on whole-file regions
+  -o, --output OUT.jsonl     write here instead (registered too)
+
+Exit 0 written; 1 written with audit errors, or nothing written because a bench line was
+rejected; 2 on a usage error.`,
+  run: runExport,
+};
+
+export const AUDIT_IMPACT_VERB: Verb = {
+  name: 'audit-impact',
+  summary: 'metrics before/after the audit, rankings (Kendall τ-b), agreement',
+  usage: `swe-explore audit-impact --bench B.jsonl --preds P.jsonl [--preds Q.jsonl …] --audit DIR
+                         [--repos DIR | --line-counts COUNTS.json] [--profile official|snapshot]
+                         [--k 5] [--null N --seed S] [--format json|md|csv]`,
+  details: `Macro metrics before and after the audit per explorer and per audited instance, explorer
+rankings with Kendall's τ-b (precision, recall, nDCG@500, HitFile, context efficiency), removals
+per reason, and Cohen's κ between each pair of authors who audited an instance (with the core
+lines in dispute); with --null, τ of N random audits of the same size.
+
+json (default): {"kind":"explorer"|"instance"|"ranking"|"reason"|"agreement"|"null",…} lines.
+
+Flags:
+  --bench B.jsonl            the bench (required)
+  --preds P.jsonl            a prediction file; repeatable, at least one
+  --audit DIR                the audit folder, usually .swe-explore/audit (required)
+  --repos, --line-counts, --profile, --k
+                             as for score
+  --null N --seed S          also N random audits of the same size, seeded (reproducible)
+  --format json|md|csv       json (default), a Markdown report, or CSV
+
+Exit 0; 1 when an input line was rejected; 2 on a usage error.`,
+  run: runAuditImpact,
+};

@@ -1,6 +1,7 @@
 import type { Profile } from '../core';
 import { csvNumberCell, csvTextCell, escapeForTerminal, jsonForTerminal } from '../shared/escape';
 import type { RepoSummary, ScoreResult } from './scoreWorkspace';
+import { COLUMN_GAP, columnPanels, wrapItems, wrapText } from './tableLayout';
 
 export type OutputFormat = 'table' | 'json' | 'csv';
 
@@ -86,6 +87,9 @@ export function shortName(field: string): string {
 /** Table output is handed to stdout in pieces of about this many UTF-16 units. */
 const TABLE_CHUNK_SIZE = 64 * 1024;
 
+/** The legend is wrapped at this width when the table itself is not (`width` 0). */
+const LEGEND_WIDTH = 100;
+
 /**
  * An aligned table (4 decimals) with the profile stated above it and macro rows below (then, for
  * `score --group-by repo`, a `MACRO <repo> (n)` row per explorer and repo), as chunks
@@ -93,9 +97,11 @@ const TABLE_CHUNK_SIZE = 64 * 1024;
  * lines are produced in a second, so no string or array proportional to the whole table is built
  * (and no row count can overflow the call stack). Ids and explorers are shown through
  * {@link escapeForTerminal}: a control character in data cannot recolour the terminal or break a
- * row.
+ * row. With `width` > 0 the metric columns are split into panels that fit it, instance and
+ * explorer repeated in each ({@link columnPanels}); no cell is cut. A legend of the abbreviated
+ * column names ends the table.
  */
-export function* formatTable(result: ScoreResult, profile: Profile, groups: readonly RepoSummary[] = []): Generator<string, void, undefined> {
+export function* formatTable(result: ScoreResult, profile: Profile, groups: readonly RepoSummary[] = [], width = 0): Generator<string, void, undefined> {
   const header = ['instance', 'explorer'];
   for (const field of result.fields) header.push(shortName(field));
   const bodyCells = (id: string, explorer: string, values: Readonly<Record<string, number>>): string[] => {
@@ -123,36 +129,49 @@ export function* formatTable(result: ScoreResult, profile: Profile, groups: read
   for (const cells of macroCells()) widen(cells);
   for (const cells of groupCells()) widen(cells);
 
-  const render = (cells: readonly string[]): string => cells.map((cell, i) => (i < 2 ? cell.padEnd(widths[i]!) : cell.padStart(widths[i]!))).join('  ');
-  const rule = widths.map((w) => '-'.repeat(w)).join('  ');
-  let chunk = `${PROFILE_NOTE[profile]}\n${render(header)}\n${rule}\n`;
-  for (const cells of rowCells()) {
-    chunk += `${render(cells)}\n`;
-    if (chunk.length >= TABLE_CHUNK_SIZE) {
-      yield chunk;
-      chunk = '';
+  const panels = columnPanels(widths, 2, width);
+  let chunk = `${(width > 0 ? wrapText(PROFILE_NOTE[profile], width) : [PROFILE_NOTE[profile]]).join('\n')}\n`;
+  for (let p = 0; p < panels.length; p++) {
+    const columns = [0, 1, ...panels[p]!];
+    const render = (cells: readonly string[]): string => columns.map((i) => (i < 2 ? cells[i]!.padEnd(widths[i]!) : cells[i]!.padStart(widths[i]!))).join(' '.repeat(COLUMN_GAP));
+    const rule = columns.map((i) => '-'.repeat(widths[i]!)).join(' '.repeat(COLUMN_GAP));
+    if (panels.length > 1) {
+      const first = panels[p]![0]! - 1;
+      const last = panels[p]![panels[p]!.length - 1]! - 1;
+      const title = `metrics ${first}–${last} of ${result.fields.length} (split to fit ${width} columns; --width 0 prints one table)`;
+      chunk += `${p === 0 ? '' : '\n'}${wrapText(title, width).join('\n')}\n`;
     }
-  }
-  if (result.summaries.length > 0) {
-    chunk += `${rule}\n`;
-    for (const cells of macroCells()) {
+    chunk += `${render(header)}\n${rule}\n`;
+    for (const cells of rowCells()) {
       chunk += `${render(cells)}\n`;
       if (chunk.length >= TABLE_CHUNK_SIZE) {
         yield chunk;
         chunk = '';
       }
     }
-  }
-  if (groups.length > 0) {
-    chunk += `${rule}\n`;
-    for (const cells of groupCells()) {
-      chunk += `${render(cells)}\n`;
-      if (chunk.length >= TABLE_CHUNK_SIZE) {
-        yield chunk;
-        chunk = '';
+    if (result.summaries.length > 0) {
+      chunk += `${rule}\n`;
+      for (const cells of macroCells()) {
+        chunk += `${render(cells)}\n`;
+        if (chunk.length >= TABLE_CHUNK_SIZE) {
+          yield chunk;
+          chunk = '';
+        }
+      }
+    }
+    if (groups.length > 0) {
+      chunk += `${rule}\n`;
+      for (const cells of groupCells()) {
+        chunk += `${render(cells)}\n`;
+        if (chunk.length >= TABLE_CHUNK_SIZE) {
+          yield chunk;
+          chunk = '';
+        }
       }
     }
   }
   if (result.skippedEmptyCore > 0) chunk += `(${result.skippedEmptyCore} row(s) skipped: empty core; --keep-empty-core scores them)\n`;
+  const legend = result.fields.filter((field) => shortName(field) !== field).map((field) => `${shortName(field)} = ${field}`);
+  if (legend.length > 0) chunk += `${wrapItems([`columns: ${legend[0]!}`, ...legend.slice(1)], width > 0 ? width : LEGEND_WIDTH).join('\n')}\n`;
   yield chunk;
 }

@@ -5,22 +5,42 @@
  */
 import { MISS_CATEGORIES, type MissCounts } from '../core';
 import { hasErrors, LineCountCache, loadWorkspace, missesOfWorkspaceModel, type MissesResult, type Problem } from '../data';
-import { formatOption, parseCount, parseFlags, parseFormat, parseProfile, printProblems, requireExplorers, runGuarded, SCORED_INPUT_OPTIONS, workspaceSources } from './args';
+import { formatOption, parseCount, parseFlags, parseFormat, parseProfile, printProblems, requireExplorers, runGuarded, SCORED_INPUT_OPTIONS, workspaceSources, type Verb } from './args';
+import { INPUT_FLAGS_HELP, INPUT_NOTES } from './score';
 import { scoringSources } from './scoreWorkspace';
 import { csvNumberCell, csvTextCell, escapeForTerminal, jsonForTerminal } from '../shared/escape';
-
-export const MISSES_USAGE = `swe-explore misses --bench B.jsonl --preds P.jsonl [--preds Q.jsonl …] [--transcripts DIR …] [--budget 500] [--k 5]
-          [--profile official|snapshot] [--repos DIR | --line-counts COUNTS.json] [--format json|table|csv]
-          every core line of each scored row in one category at budget B: hit, beyond_budget,
-          path_mismatch, inverted, wrong_region, file_not_predicted (first that applies), and the
-          gold patch's lines reached within B (patch_lines, patch_hit; null without a patch); then
-          totals per explorer. hit / core_lines equals score's recall_at_B. Default format json.
-`;
 
 /** `swe-explore misses …`. Exit 0, 1 when an input line was rejected (rows that loaded are printed), 2 usage. */
 export async function runMisses(argv: string[]): Promise<number> {
   return runGuarded(() => misses(argv));
 }
+
+export const MISSES_VERB: Verb = {
+  name: 'misses',
+  summary: 'why core lines were missed, and which gold patch lines were reached',
+  usage: `swe-explore misses --bench B.jsonl --preds P.jsonl [--preds Q.jsonl …] [--transcripts DIR …]
+                   [--budget 500] [--k 5] [--profile official|snapshot]
+                   [--repos DIR | --line-counts COUNTS.json] [--format json|table|csv]`,
+  details: `Every core line of each row score scores, in exactly one category at budget B, the first that
+applies: hit (reached by Recall@B's walk within B), beyond_budget, path_mismatch, inverted,
+wrong_region, file_not_predicted; hit / core_lines equals score's recall_at_B. Then the gold
+patch's base lines (removed lines, and the line each insertion follows) reached within B.
+
+json (default): per row {"instance_id","explorer","budget","core_lines", the six counts,
+"patch_lines","patch_hit"} (both null when the instance has no patch), then per explorer
+{"explorer","budget","instances","totals"}, its patch sums over the rows with a patch (null when
+none has one). csv: the same as cells, empty without a patch. table: patchHit as reached/lines.
+
+Flags:
+${INPUT_FLAGS_HELP}
+  --budget 500               the line budget B
+  --format json|table|csv    json (default)
+
+Exit 0; 1 when an input line was rejected (the rows that loaded are still printed); 2 usage error.
+
+${INPUT_NOTES}`,
+  run: runMisses,
+};
 
 async function misses(argv: string[]): Promise<number> {
   const values = parseFlags(argv, {

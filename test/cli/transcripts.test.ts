@@ -56,7 +56,7 @@ test('misses --transcripts gives the same explorer its anatomy', () => {
     .map((l) => JSON.parse(l) as { explorer: string; totals?: Record<string, number> })
     .find((l) => l.totals !== undefined);
   assert.equal(total?.explorer, 'agent-x');
-  assert.deepEqual(total?.totals, { core_lines: 20, hit: 5, beyond_budget: 0, path_mismatch: 0, inverted: 0, wrong_region: 5, file_not_predicted: 10 });
+  assert.deepEqual(total?.totals, { core_lines: 20, hit: 5, beyond_budget: 0, path_mismatch: 0, inverted: 0, wrong_region: 5, file_not_predicted: 10, patch_lines: null, patch_hit: null });
 });
 
 test('score without --preds and --transcripts is a usage error', () => {
