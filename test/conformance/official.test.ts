@@ -12,8 +12,9 @@ import { readBenchFile, readPredictionFile } from '../../src/data/formats/jsonl'
 import { readLineCountsFile } from '../../src/data/formats/lineCountsFile';
 import { toGroundTruth, toRegions } from '../../src/data/formats/records';
 import { scoreWorkspace } from '../../src/cli/scoreWorkspace';
+import { sharedPath } from '../unit/support/shared-data';
 
-const DIR = path.resolve(__dirname, '..', '..', '..', 'shared', 'conformance');
+const DIR = sharedPath('conformance') ?? path.resolve(__dirname, '..', '..', '..', 'shared', 'conformance');
 const BENCH = path.join(DIR, 'bench.subset.jsonl');
 const PREDS = path.join(DIR, 'cosil.top5.jsonl');
 const COUNTS = path.join(DIR, 'line_counts.json');
