@@ -4,8 +4,8 @@
  * builder's rules, ../shared/trajectories.md §1 — reads them all. A converter writes every action as
  * the tool call or command the builder understands and decides, in the open, what those rules cannot
  * (§5): each decision is documented in its file and recorded in `Trajectory.notes` when it happens.
- * Register them all with `[...NATIVE_READERS, ...CONVERTERS]`; their sniffers accept disjoint shapes
- * and never a native one (unified `{info, traj}`, mini-swe-agent `{messages, trajectory_format}`).
+ * A registry lists `CONVERTERS` after its native readers: their sniffers accept disjoint shapes and
+ * never a native one (unified `{info, traj}`, mini-swe-agent `{messages, trajectory_format}`).
  *
  * How each format is converted (a step = an assistant message; its output = the next message):
  *

@@ -126,9 +126,7 @@ function idText(id: unknown): string | undefined {
 }
 
 function withoutThought(args: JsonObject): JsonObject {
-  const out: Record<string, unknown> = {};
-  for (const key of Object.keys(args)) if (key !== 'thought') out[key] = args[key];
-  return out;
+  return Object.fromEntries(Object.entries(args).filter(([key]) => key !== 'thought'));
 }
 
 function presentStrings(args: JsonObject, keys: readonly string[]): Record<string, unknown> {

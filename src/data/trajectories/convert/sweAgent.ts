@@ -80,7 +80,12 @@ const OWN_COMMANDS = new Set(['create', 'edit', 'insert', 'append', 'submit', 'f
 const WINDOW_COMMANDS = new Set(['open', 'goto', 'scroll_down', 'scroll_up']);
 
 /** `str_replace_editor` flags that take one value. */
-const EDITOR_FLAGS: Readonly<Record<string, string>> = { '--old_str': 'old_str', '--new_str': 'new_str', '--file_text': 'file_text', '--insert_line': 'insert_line' };
+const EDITOR_FLAGS: ReadonlyMap<string, string> = new Map([
+  ['--old_str', 'old_str'],
+  ['--new_str', 'new_str'],
+  ['--file_text', 'file_text'],
+  ['--insert_line', 'insert_line'],
+]);
 
 /** How many steps the sniffer looks at to find a state. */
 const STATE_WINDOW = 20;
@@ -229,7 +234,7 @@ function editorCall(action: string, observation: string, step: number, notes: Co
   let unparsed = false;
   for (let i = 3; i < words.length;) {
     const word = words[i]!;
-    const flag = EDITOR_FLAGS[word];
+    const flag = EDITOR_FLAGS.get(word);
     if (word === '--view_range') {
       const from = integerOf(words[i + 1]);
       const to = integerOf(words[i + 2]);
