@@ -8,7 +8,9 @@ import { readFileSync } from 'node:fs';
 import * as path from 'node:path';
 import { describe, it } from 'node:test';
 import * as assert from 'node:assert/strict';
+import fc from 'fast-check';
 import type { Trajectory } from '../../../src/core/trajectories/types';
+import type { TrajectoryContent } from '../../../src/data/trajectories/reader';
 import { CONVERTERS } from '../../../src/data/trajectories/convert';
 import { ConversionNotes, hasBashFence, posixPath, shellQuote } from '../../../src/data/trajectories/convert/common';
 import { shellWords } from '../../../src/data/trajectories/convert/sweAgent';
@@ -399,6 +401,32 @@ describe('OpenCode', () => {
   });
 });
 
+/** A deep copy of `content` with the value of the slots picked by `damage` (index modulo the number of slots) replaced. */
+function damaged(content: TrajectoryContent, damage: ReadonlyArray<readonly [number, unknown]>): TrajectoryContent {
+  const copy = JSON.parse(JSON.stringify(content)) as TrajectoryContent;
+  const root: unknown = copy.kind === 'json' ? copy.value : copy.values;
+  const slots: Array<{ holder: Record<string, unknown> | unknown[]; key: string | number }> = [];
+  const walk = (value: unknown): void => {
+    if (Array.isArray(value)) {
+      for (let i = 0; i < value.length; i++) {
+        slots.push({ holder: value, key: i });
+        walk(value[i]);
+      }
+    } else if (typeof value === 'object' && value !== null) {
+      for (const key of Object.keys(value)) {
+        slots.push({ holder: value as Record<string, unknown>, key });
+        walk((value as Record<string, unknown>)[key]);
+      }
+    }
+  };
+  walk(root);
+  for (const [index, replacement] of damage) {
+    const slot = slots[index % slots.length]!;
+    (slot.holder as Record<string | number, unknown>)[slot.key] = replacement;
+  }
+  return copy;
+}
+
 describe('converters on hostile input', () => {
   it('malformed events are skipped with a note, never a crash', () => {
     const opencode = contentOfText(['7', 'null', '{"type":"tool_use","part":{"tool":"read"}}', '{"type":"text","part":{}}', '{"type":"text","part":{"text":"ok"}}'].join('\n'), true);
@@ -427,6 +455,29 @@ describe('converters on hostile input', () => {
     const swe = { trajectory: [{ action: 'str_replace_editor view /a.py __proto__ x', observation: '', thought: '', state: { working_dir: '/testbed' } }], history: [], info: {} };
     const s = CONVERTERS.find((r) => r.format === 'swe-agent-1')!.read(contentOfText(JSON.stringify(swe), false), 'w.traj');
     assert.deepEqual(shown(s)[0]!.calls, [view('/a.py')]);
+  });
+
+  it('str_replace_editor is read as its argument parser reads it: flags anywhere, a stray word a usage error', () => {
+    const run = (action: string): Shown['calls'] => {
+      const swe = { trajectory: [{ action, observation: '', thought: '', state: { working_dir: '/testbed' } }], history: [], info: {} };
+      return shown(CONVERTERS.find((r) => r.format === 'swe-agent-1')!.read(contentOfText(JSON.stringify(swe), false), 'w.traj'))[0]!.calls;
+    };
+    assert.deepEqual(run('str_replace_editor view --view_range 3 9 /a.py'), [view('/a.py', [3, 9])]);
+    assert.deepEqual(run('str_replace_editor view /a.py --view_range 3 -1'), [view('/a.py', [3, -1])]);
+    assert.deepEqual(run('str_replace_editor view /a.py --view_range 3 x'), [view('/a.py')]);
+    assert.deepEqual(run('str_replace_editor view /a.py --bogus'), [view('/a.py')]);
+    assert.deepEqual(run('str_replace_editor insert /a.py --insert_line 4 --new_str "x = 1"'), [call('str_replace_editor', { command: 'insert', path: '/a.py', insert_line: 4, new_str: 'x = 1' })]);
+  });
+
+  it('random damage to any field of any fixture never makes a converter throw once its sniffer accepted the content', () => {
+    const fixtures = Object.keys(EXPECTED_READS).map((rel) => contentOfFile(path.join(FIXTURES, rel)));
+    fc.assert(
+      fc.property(fc.nat(fixtures.length - 1), fc.array(fc.tuple(fc.nat(), fc.jsonValue({ maxDepth: 2 })), { minLength: 1, maxLength: 6 }), (which, damage) => {
+        const content = damaged(fixtures[which]!, damage);
+        for (const reader of CONVERTERS) if (reader.sniff(content)) reader.read(content, 'damaged');
+      }),
+      { numRuns: Number(process.env.FC_RUNS ?? 300) },
+    );
   });
 
   it('a converter refuses content that is not its format, naming the file', () => {

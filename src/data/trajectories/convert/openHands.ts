@@ -1,13 +1,15 @@
 /**
  * OpenHands runs converted into the builder's message model (../shared/trajectories.md §2): the event
  * stream (`[{id, source, action|observation, args|extras, content, cause, tool_call_metadata}]`, as a
- * JSON list, or as the `history` of an evaluation `output.jsonl` record, whose older form is a list of
- * `[action, observation]` pairs) and OpenAI-style message lists.
+ * JSON list or JSON lines of events, or as the `history` of an evaluation `output.jsonl` record, whose
+ * older form is a list of `[action, observation]` pairs) and OpenAI-style message lists.
  *
  * **Events.** Each agent action is one assistant message (content = its `thought`; for a `message`
- * action, its text) with one tool call, followed at once by the observation it caused (`cause` = the
- * action's `id`, or its pair) as a `tool` message, wherever that observation sits in the stream, so
- * that the builder's "output = next message" is the action's own output:
+ * action, its text; for `finish`, its final thought) with one tool call, followed at once by the
+ * observation it caused (`cause` = the action's `id`, or its pair) as a `tool` message, wherever that
+ * observation sits in the stream, so that the builder's "output = next message" is the action's own
+ * output. A `read`/`run`/`edit` whose observation is missing gets an empty one (note), so that no other
+ * message is taken for its output; other actions without one (`finish`, `think`) get none:
  * - `read` → `str_replace_editor view {path, view_range}`: `args.view_range` when it is a pair of
  *   integers (1-based, as the editor reads it); else, for the non-ACI reader, `start`/`end` other than
  *   the defaults `0`/`-1` (a 0-based start and an exclusive end) → `view_range [start+1, end]` (note);
@@ -80,6 +82,7 @@ function eventsShape(content: TrajectoryContent): { readonly events: readonly un
     return isHistoryRecord(value) ? { events: value.history as unknown[], record: value, records: 1 } : undefined;
   }
   const first: unknown = content.values[0];
+  if (isEvent(first)) return { events: content.values, records: 1 };
   return isHistoryRecord(first) ? { events: first.history as unknown[], record: first, records: content.values.length } : undefined;
 }
 

@@ -226,13 +226,17 @@ function convertAction(action: string, observation: string, state: JsonObject | 
   return { call: bashCall(action), output: observation };
 }
 
+/**
+ * `str_replace_editor …` as the tool's argument parser reads it: two positionals (command, path), flags
+ * with their values anywhere; a word it would reject (an extra positional, `--view_range` without two
+ * integers, an unknown flag) makes the call a usage error.
+ */
 function editorCall(action: string, observation: string, step: number, notes: ConversionNotes): TrajectoryToolCall {
   const words = shellWords(action);
-  const command = words[1] ?? '';
-  const args: Record<string, unknown> = { command };
-  if (words[2] !== undefined) args.path = words[2];
+  const positionals: string[] = [];
+  const flags: Record<string, unknown> = {};
   let unparsed = false;
-  for (let i = 3; i < words.length;) {
+  for (let i = 1; i < words.length;) {
     const word = words[i]!;
     const flag = EDITOR_FLAGS.get(word);
     if (word === '--view_range') {
@@ -242,24 +246,26 @@ function editorCall(action: string, observation: string, step: number, notes: Co
         unparsed = true;
         i += 1;
       } else {
-        args.view_range = [from, to];
+        flags.view_range = [from, to];
         i += 3;
       }
     } else if (flag !== undefined && i + 1 < words.length) {
-      args[flag] = flag === 'insert_line' ? (integerOf(words[i + 1]) ?? words[i + 1]) : words[i + 1];
+      flags[flag] = flag === 'insert_line' ? (integerOf(words[i + 1]) ?? words[i + 1]) : words[i + 1];
       i += 2;
     } else {
-      unparsed = true;
+      if (word.startsWith('--') || positionals.length === 2) unparsed = true;
+      else positionals.push(word);
       i += 1;
     }
   }
-  if (command === 'view') {
-    if (unparsed) {
-      delete args.view_range;
-      notes.atStep(NOTE_UNREADABLE_RANGE, step);
-    } else if (args.view_range === undefined && isAbbreviated(observation)) notes.atStep(NOTE_ABBREVIATED, step);
+  const command = positionals[0] ?? '';
+  const args: Record<string, unknown> = positionals[1] === undefined ? { command } : { command, path: positionals[1] };
+  if (command === 'view' && unparsed) {
+    notes.atStep(NOTE_UNREADABLE_RANGE, step);
+    return toolCall('str_replace_editor', args);
   }
-  return toolCall('str_replace_editor', args);
+  if (command === 'view' && flags.view_range === undefined && isAbbreviated(observation)) notes.atStep(NOTE_ABBREVIATED, step);
+  return toolCall('str_replace_editor', { ...args, ...flags });
 }
 
 function windowCall(name: string, words: readonly string[], action: string, observation: string, step: number, notes: ConversionNotes): TrajectoryToolCall {
