@@ -105,9 +105,11 @@ const REAL_NOTES: Readonly<Record<string, readonly string[]>> = {
   ],
   'swe-agent-0.x/marshmallow-code__marshmallow-1867.function_calling_replace_from_source.traj': [
     'Steps 4, 18: `open`/`goto`/`scroll_*` showed a window of a file: read as a view of exactly the lines shown (of the whole file when the window held all of it).',
+    'Step 16: `find_file`/`search_dir` were written as `find D -name N` / `grep -rl T D`: they list file names, not lines, so they are not reads (a loader that writes them as `grep -rn` credits whole files instead).',
   ],
   'swe-agent-0.x/pydicom__pydicom-1458.traj': [
     'demonstration messages of `history` (`is_demo`) were dropped: they are examples shown to the model, not this run.',
+    'Step 8: `find_file`/`search_dir` were written as `find D -name N` / `grep -rl T D`: they list file names, not lines, so they are not reads (a loader that writes them as `grep -rn` credits whole files instead).',
     'Step 10: `open`/`goto`/`scroll_*` showed a window of a file: read as a view of exactly the lines shown (of the whole file when the window held all of it).',
   ],
   'openhands-events/wrong_initial_state.json': [],

@@ -173,6 +173,7 @@ describe('SWE-agent 0.x', () => {
     ];
     assert.deepEqual(shown(t), expected);
     assert.deepEqual(t.notes, [
+      'Steps 2, 12: `find_file`/`search_dir` were written as `find D -name N` / `grep -rl T D`: they list file names, not lines, so they are not reads (a loader that writes them as `grep -rn` credits whole files instead).',
       'Steps 4, 6, 8, 14: `open`/`goto`/`scroll_*` showed a window of a file: read as a view of exactly the lines shown (of the whole file when the window held all of it).',
       'Step 10: `search_file` was written as `grep -n TERM FILE` with its matches printed as grep prints them for one file (`N:text`): the builder credits the whole file.',
       'Step 16: `open` showed no window (an error): read as a view of the whole named file, as the builder counts a failed call.',

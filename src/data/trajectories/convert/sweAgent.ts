@@ -30,7 +30,8 @@
  *   open file) with its `Line N:text` matches written as grep prints them for one file (`N:text`), so
  *   the builder credits the whole file and the lines seen are the matches (note). `search_dir T [D]` →
  *   `grep -rl T [D]`, `find_file N [D]` → `find D -name N`, their outputs as they are (file names only:
- *   not reads of lines). A term or folder holding `;`, `&&` or `||` keeps the command under its own
+ *   not reads of lines; note — the nebius loader writes both as `grep -rn`, which the builder credits
+ *   as whole-file reads of the words that look like paths). A term or folder holding `;`, `&&` or `||` keeps the command under its own
  *   name instead (the builder would split the written command inside the quotes; note).
  * - `create`, `edit`, `insert`, `append`, `submit`, `filemap`, `skip`, `exit_*`: SWE-agent's own
  *   commands, kept as tool calls under their own names (`{"action": …}`): not reads. In particular the
@@ -73,6 +74,8 @@ const NOTE_ABBREVIATED = 'the tool abbreviated its view of a large file; read as
 const NOTE_WINDOW = '`open`/`goto`/`scroll_*` showed a window of a file: read as a view of exactly the lines shown (of the whole file when the window held all of it).';
 const NOTE_OPEN_FAILED = '`open` showed no window (an error): read as a view of the whole named file, as the builder counts a failed call.';
 const NOTE_SEARCH_FILE = '`search_file` was written as `grep -n TERM FILE` with its matches printed as grep prints them for one file (`N:text`): the builder credits the whole file.';
+const NOTE_FILE_LISTS =
+  '`find_file`/`search_dir` were written as `find D -name N` / `grep -rl T D`: they list file names, not lines, so they are not reads (a loader that writes them as `grep -rn` credits whole files instead).';
 const NOTE_SEPARATOR = 'a search term or folder holds `;`, `&&` or `||`, which the builder would split the written command on: the command was kept under its own name (no read).';
 
 /** SWE-agent's own commands that read nothing (kept under their own names). */
@@ -296,6 +299,7 @@ function searchCall(name: string, words: readonly string[], action: string, obse
     notes.atStep(NOTE_SEPARATOR, step);
     return unconverted;
   }
+  if (name !== 'search_file') notes.atStep(NOTE_FILE_LISTS, step);
   if (name === 'find_file') return { call: bashCall(`find ${shellQuote(where ?? '.')} -name ${shellQuote(term)}`), output: observation };
   if (name === 'search_dir') return { call: bashCall(where === undefined ? `grep -rl ${shellQuote(term)}` : `grep -rl ${shellQuote(term)} ${shellQuote(where)}`), output: observation };
   if (where === undefined) return unconverted;
