@@ -27,6 +27,13 @@ function convert(rel: string): Trajectory {
   return readers[0]!.read(content, file);
 }
 
+/** The one converter that accepts `content`, applied. */
+function convert1(content: TrajectoryContent): Trajectory {
+  const readers = CONVERTERS.filter((reader) => reader.sniff(content));
+  assert.equal(readers.length, 1, readers.map((r) => r.format).join(', '));
+  return readers[0]!.read(content, 'inline');
+}
+
 interface Shown {
   readonly role: string;
   readonly text: unknown;
@@ -446,6 +453,15 @@ describe('converters on hostile input', () => {
     const c = CONVERTERS.find((r) => r.format === 'claude-code-stream')!.read(claude, 'y.jsonl');
     assert.deepEqual(shown(c), [msg('assistant', '', call('', {})), msg('tool', '')]);
     assert.deepEqual(c.notes, ['Event 2 (assistant) has no message object and was skipped.', 'Step 0: a tool call has no result in the stream; its output is empty.']);
+  });
+
+  it('a one-line event log read as one JSON value is a log of one event', () => {
+    const line = '{"type":"tool_use","part":{"tool":"bash","callID":"c","state":{"status":"completed","input":{"command":"cat a.py"},"output":"x"}}}';
+    const t = convert1(contentOfText(line, false));
+    assert.equal(t.format, 'opencode-events');
+    assert.deepEqual(shown(t), [msg('assistant', '', bash('cat a.py', 'c')), msg('tool', 'x')]);
+    const claude = convert1(contentOfText('{"type":"assistant","message":{"content":[{"type":"text","text":"hi"}]}}', false));
+    assert.deepEqual([claude.format, shown(claude)], ['claude-code-stream', [msg('assistant', 'hi')]]);
   });
 
   it('keys such as __proto__ stay data', () => {

@@ -31,10 +31,15 @@ export function integerOf(value: unknown): number | undefined {
   return undefined;
 }
 
-/** The events of a JSON-lines file, or of a file holding one JSON array of events (some tools write their log that way). */
+/**
+ * The events of a JSON-lines file; of a file holding one JSON array of events (some tools write their
+ * log that way); or of a one-line log read as one JSON value (a file registry reads a one-line file
+ * without the `.jsonl` extension as JSON): that one object is the only event.
+ */
 export function eventValues(content: TrajectoryContent): readonly unknown[] | undefined {
   if (content.kind === 'jsonl') return content.values;
-  return Array.isArray(content.value) ? content.value : undefined;
+  if (Array.isArray(content.value)) return content.value;
+  return isObject(content.value) ? [content.value] : undefined;
 }
 
 /** The first `SNIFF_WINDOW` values that are objects. */
