@@ -5,24 +5,21 @@
  * the converted formats convert without error, with the step counts of real-trajs/MANIFEST.md and the
  * notes their conversions call for.
  *
- * The real runs are looked for in `$SWE_EXPLORE_SHARED/real-trajs`, else in `../shared/real-trajs`
- * beside the repository (or beside its worktree folder); those tests are skipped, with a message,
- * when it is absent.
+ * The real runs are looked for where test/unit/support/shared-data.ts finds `../shared`; those tests
+ * are skipped, with a message, when it is absent.
  */
-import { existsSync, readFileSync, readdirSync, statSync } from 'node:fs';
+import { readFileSync, readdirSync, statSync } from 'node:fs';
 import * as path from 'node:path';
 import { describe, it } from 'node:test';
 import * as assert from 'node:assert/strict';
 import type { TrajectoryFormat } from '../../../src/core/trajectories/types';
 import { CONVERTERS } from '../../../src/data/trajectories/convert';
+import { sharedPath } from '../support/shared-data';
 import { contentOfFile } from '../support/trajectory-content';
 
-const REPO = path.resolve(__dirname, '..', '..', '..');
-const FIXTURES = path.join(REPO, 'test', 'fixtures', 'trajectories');
-const REAL = [process.env.SWE_EXPLORE_SHARED, path.resolve(REPO, '..', 'shared'), path.resolve(REPO, '..', '..', 'shared')]
-  .filter((dir): dir is string => dir !== undefined && dir !== '')
-  .map((dir) => path.join(dir, 'real-trajs'))
-  .find((dir) => existsSync(path.join(dir, 'MANIFEST.md')));
+const FIXTURES = path.resolve(__dirname, '..', '..', 'fixtures', 'trajectories');
+const MANIFEST = sharedPath(path.join('real-trajs', 'MANIFEST.md'));
+const REAL = MANIFEST === undefined ? undefined : path.dirname(MANIFEST);
 const skipReal = REAL === undefined ? 'real-trajs is absent (set SWE_EXPLORE_SHARED or put ../shared beside the repository): real trajectories not checked' : false;
 
 /** Fixture folder → the converter that must accept its files (undefined: none may). */
