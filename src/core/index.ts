@@ -13,3 +13,4 @@ export * from './missAnatomy';
 export * from './instanceQuery';
 export * from './compareReach';
 export * from './patchReach';
+export * from './trajectories';

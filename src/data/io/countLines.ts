@@ -40,8 +40,17 @@ function utf8Step(buf: Uint8Array, i: number, n: number, final: boolean): number
   return need + 1;
 }
 
+/**
+ * Which characters end a line: `splitlines` (the evaluator's rule, see {@link countLines}) or
+ * `universal-newlines` (iterating a file opened in text mode, as the benchmark's builder counts
+ * lines to resolve `end = -1`: only `\n`, `\r` and `\r\n`).
+ */
+export type LineBreakRule = 'splitlines' | 'universal-newlines';
+
 /** Counts lines of bytes fed in order (see {@link countLines} for the rule). */
 export class LineCounter {
+  constructor(private readonly rule: LineBreakRule = 'splitlines') {}
+
   private breaks = 0;
   /** Whether a decoded character follows the last break (the unterminated last line). */
   private tail = false;
@@ -78,13 +87,14 @@ export class LineCounter {
   /** Scans `buf`; returns where it stopped (before an unfinished character unless `final`). */
   private scan(buf: Uint8Array, final: boolean): number {
     const n = buf.length;
+    const universal = this.rule === 'universal-newlines';
     let { breaks, tail, afterCR } = this;
     let i = 0;
     while (i < n) {
       const b = buf[i]!;
       if (b < 0x80) {
         i += 1;
-        if (b >= 0x20 || (b !== 0x0a && b !== 0x0d && b !== 0x0b && b !== 0x0c && (b < 0x1c || b > 0x1e))) {
+        if (b >= 0x20 || (b !== 0x0a && b !== 0x0d && (universal || (b !== 0x0b && b !== 0x0c && (b < 0x1c || b > 0x1e))))) {
           tail = true;
           afterCR = false;
         } else if (b === 0x0a) {
@@ -107,7 +117,7 @@ export class LineCounter {
         i -= step;
         continue;
       }
-      const isBreak = (step === 2 && b === 0xc2 && buf[i + 1] === 0x85) || (step === 3 && b === 0xe2 && buf[i + 1] === 0x80 && (buf[i + 2] === 0xa8 || buf[i + 2] === 0xa9));
+      const isBreak = !universal && ((step === 2 && b === 0xc2 && buf[i + 1] === 0x85) || (step === 3 && b === 0xe2 && buf[i + 1] === 0x80 && (buf[i + 2] === 0xa8 || buf[i + 2] === 0xa9)));
       if (isBreak) {
         breaks += 1;
         tail = false;
@@ -135,8 +145,8 @@ export class LineCounter {
  *
  * Scans the bytes once without building a string; {@link LineCounter} does the same in chunks.
  */
-export function countLines(buf: Uint8Array): number {
-  const counter = new LineCounter();
+export function countLines(buf: Uint8Array, rule: LineBreakRule = 'splitlines'): number {
+  const counter = new LineCounter(rule);
   counter.push(buf);
   return counter.finish();
 }

@@ -71,7 +71,19 @@ export type ProblemCode =
   /** A removal's text no longer matches its recorded `text_sha` in the snapshot (flagged, never moved). */
   | 'audit-drifted'
   /** A restore by a different author than the removal's. */
-  | 'audit-conflict';
+  | 'audit-conflict'
+  /** A trajectory file none of the trajectory readers recognises (the message names the formats tried). */
+  | 'unknown-trajectory-format'
+  /** A file over the size limit of its reader; it was not read. */
+  | 'file-too-large'
+  /** A trajectory file a reader recognised but could not read (the builder skips such a file too). */
+  | 'trajectory-unreadable'
+  /** A tool call the builder would stop on (a `view_range` that is not integers, a non-string command…); skipped. */
+  | 'trajectory-call-skipped'
+  /** A `read_step_info` run that could not be found, opened or verified. */
+  | 'trajectory-not-found'
+  /** A SWE-bench harness report that could not be read. */
+  | 'resolution-report-invalid';
 
 /** One problem, located in a data file. */
 export interface Problem {
