@@ -5,7 +5,7 @@
  */
 import { parseArgs, type ParseArgsConfig } from 'node:util';
 import { PROFILES, type Profile } from '../core';
-import { formatProblem, sortProblems, type Problem, type WorkspaceSources } from '../data';
+import { formatProblem, sortProblems, unknownTemplatePlaceholders, type Problem, type ReportSource, type TrajectoryTemplate, type WorkspaceSources } from '../data';
 import { escapeForTerminal } from '../shared/escape';
 
 /** A user-facing failure: printed as one line, never as a stack trace, and the command exits 2. */
@@ -58,6 +58,54 @@ type OptionSpecs = NonNullable<ParseArgsConfig['options']>;
 
 /** The values `parseArgs` gives for these specs (strict, no positionals). */
 export type Flags<O extends OptionSpecs> = ReturnType<typeof parseArgs<{ args: string[]; options: O; strict: true; allowPositionals: false }>>['values'];
+
+/**
+ * Where a record's runs are found and how they are judged (issue 18 item 4): `--trajs ROOT`
+ * (repeatable; a `traj_path` is looked up under each root), `--traj-template KEY=TEMPLATE` and
+ * `--reports KEY=PATH` (repeatable; KEY is a `traj_path` model folder or a model name).
+ */
+export const TRAJECTORY_SOURCE_OPTIONS = {
+  trajs: { type: 'string', multiple: true },
+  'traj-template': { type: 'string', multiple: true },
+  reports: { type: 'string', multiple: true },
+} as const;
+
+/** `KEY=VALUE` of a repeatable flag; the key is everything before the first `=`. */
+export function parseKeyValue(text: string, flag: string, valueName: string): { key: string; value: string } {
+  const cut = text.indexOf('=');
+  if (cut <= 0 || cut === text.length - 1) throw new UsageError(`${flag} takes KEY=${valueName}, got ${JSON.stringify(text)}`);
+  return { key: text.slice(0, cut), value: text.slice(cut + 1) };
+}
+
+/** `--traj-template KEY=TEMPLATE …`; a placeholder other than {instance_id}, {model_folder}, {file_name} is a usage error. */
+export function parseTrajectoryTemplates(values: readonly string[] | undefined): TrajectoryTemplate[] {
+  return (values ?? []).map((text) => {
+    const { key, value } = parseKeyValue(text, '--traj-template', 'TEMPLATE');
+    const unknown = unknownTemplatePlaceholders(value);
+    if (unknown.length > 0) throw new UsageError(`--traj-template ${JSON.stringify(key)}: unknown placeholder ${unknown.join(', ')} (use {instance_id}, {model_folder} or {file_name})`);
+    return { key, template: value };
+  });
+}
+
+/** `--reports KEY=PATH …`: SWE-bench harness reports per model folder or model name. */
+export function parseReportSources(values: readonly string[] | undefined): ReportSource[] {
+  return (values ?? []).map((text) => {
+    const { key, value } = parseKeyValue(text, '--reports', 'PATH');
+    return { key, path: value };
+  });
+}
+
+/** The one positional argument of a command that takes one (`reads TRAJ`), with strict flags. */
+export function parseFlagsAndOperand<const O extends OptionSpecs>(argv: string[], options: O, operand: string): { values: Flags<O>; operand: string } {
+  let parsed;
+  try {
+    parsed = parseArgs({ args: argv, options, strict: true, allowPositionals: true });
+  } catch (error) {
+    throw new UsageError((error as Error).message);
+  }
+  if (parsed.positionals.length !== 1) throw new UsageError(parsed.positionals.length === 0 ? `${operand} is required` : `one ${operand} only, got ${parsed.positionals.length}`);
+  return { values: parsed.values as Flags<O>, operand: parsed.positionals[0]! };
+}
 
 /** Strict parsing: an unknown flag, a missing value or a stray positional is a usage error. */
 export function parseFlags<const O extends OptionSpecs>(argv: string[], options: O): Flags<O> {

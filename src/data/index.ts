@@ -22,3 +22,4 @@ export * from './workspace/validate';
 export * from './workspace/workspace';
 export type { BenchRecord, PredictionRow, ReadStep, RegionRecord } from './formats/schemas';
 export { createYielder, nextTurn } from './io/cooperative';
+export * from './trajectories';

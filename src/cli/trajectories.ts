@@ -1,0 +1,221 @@
+/**
+ * `swe-explore reads`, `build` and `provenance`: the benchmark builder's read extraction, its
+ * ground-truth build, and a record's core against the R_int its own reads give
+ * (../shared/trajectories.md). Output keys and their order are contracts (issue 18 item 3).
+ */
+import { realpath } from 'node:fs/promises';
+import * as path from 'node:path';
+import { promotionProvenance, type PromotionProvenance, type SeenRange, type TrajectoryRead } from '../core';
+import { buildBench, DEFAULT_REPO_PATH, hasErrors, instanceLineCounts, LineCountCache, loadRun, loadWorkspace, writeFileAtomically, type InstanceEntry, type Problem } from '../data';
+import { escapeForTerminal, jsonForTerminal } from '../shared/escape';
+import {
+  formatOption,
+  parseCount,
+  parseFlags,
+  parseFlagsAndOperand,
+  parseFormat,
+  printError,
+  printProblems,
+  runGuarded,
+  TRAJECTORY_SOURCE_OPTIONS,
+  UsageError,
+  workspaceSources,
+  WORKSPACE_OPTIONS,
+} from './args';
+
+export const READS_USAGE = `swe-explore reads TRAJ [--repo DIR] [--repo-path /testbed] [--format json|table]
+          the reads the benchmark's builder extracts from one run, in extraction order: one JSON
+          line each, {"path","start","end","step_idx","idiom","seen"}; with --repo only files that
+          exist in DIR are kept (the builder's rule), without it the builder's name rules.
+`;
+
+export const BUILD_USAGE = `swe-explore build --trajs DIR [--repos DIR] [--repo-path /testbed] [--min-trajectories N] -o OUT.jsonl
+          the builder's ground truth rebuilt from the runs under DIR (recursively, byte-sorted
+          paths): one record per instance, repository <repos>/<instance_id> (default repos/).
+`;
+
+export const PROVENANCE_USAGE = `swe-explore provenance --bench B.jsonl [--repos DIR | --line-counts COUNTS.json] [--format json|table]
+          per record, R_int (what every run read, rebuilt from read_step_info) against the core:
+          {"instance_id","core_lines","r_int_lines","promoted_lines","dropped_lines",
+          "promoted_regions":[{"path","start","end","models"}]}.
+`;
+
+function wantsHelp(argv: readonly string[]): boolean {
+  return argv.includes('--help') || argv.includes('-h');
+}
+
+/** One `reads` line: the contract's keys in the contract's order. */
+export function readJsonLine(read: TrajectoryRead): string {
+  return jsonForTerminal({ path: read.path, start: read.start, end: read.end, step_idx: read.stepIdx, idiom: read.idiom, seen: read.seen });
+}
+
+/** `12–40`, `1–EOF`, `last 20` (a tail), for tables. */
+export function describeRange(start: number, end: number): string {
+  if (start < 0) return end === -1 ? `last ${-start}` : `last ${-start} to ${end}`;
+  return `${start}–${end === -1 ? 'EOF' : end}`;
+}
+
+function describeSeen(seen: readonly SeenRange[]): string {
+  return seen.length === 0 ? '(nothing)' : seen.map(([s, e]) => describeRange(s, e)).join(', ');
+}
+
+/** An aligned table; the first `left` columns are left-aligned, the rest right-aligned. */
+function table(header: readonly string[], rows: readonly (readonly string[])[], left: ReadonlySet<number>): string {
+  const widths = header.map((h) => h.length);
+  for (const row of rows) row.forEach((cell, i) => (widths[i] = Math.max(widths[i]!, cell.length)));
+  const render = (cells: readonly string[]): string =>
+    cells
+      .map((cell, i) => (i === cells.length - 1 ? cell : left.has(i) ? cell.padEnd(widths[i]!) : cell.padStart(widths[i]!)))
+      .join('  ')
+      .trimEnd();
+  let out = `${render(header)}\n${render(widths.map((w) => '-'.repeat(w)))}\n`;
+  for (const row of rows) out += `${render(row)}\n`;
+  return out;
+}
+
+/** `swe-explore reads TRAJ …`. Exit 0, 1 when the file could not be read, 2 usage. */
+export async function runReads(argv: string[]): Promise<number> {
+  return runGuarded(async () => {
+    if (wantsHelp(argv)) {
+      process.stdout.write(READS_USAGE);
+      return 0;
+    }
+    const { values, operand } = parseFlagsAndOperand(argv, { repo: { type: 'string' }, 'repo-path': { type: 'string', default: DEFAULT_REPO_PATH }, ...formatOption('json') }, 'TRAJ');
+    const format = parseFormat(values.format, ['json', 'table']);
+    const { run, problems } = await loadRun(operand, { repoPath: values['repo-path'], ...(values.repo === undefined ? {} : { repoDir: values.repo }) });
+    if (run !== undefined) {
+      if (format === 'json') {
+        let out = '';
+        for (const read of run.reads.reads) out += `${readJsonLine(read)}\n`;
+        process.stdout.write(out);
+      } else {
+        const rows = run.reads.reads.map((r) => [String(r.stepIdx), r.idiom, describeRange(r.start, r.end), describeSeen(r.seen), escapeForTerminal(r.path)]);
+        process.stdout.write(
+          `${escapeForTerminal(run.instanceId)} · ${escapeForTerminal(run.model)} · ${run.reader.format} · base ${escapeForTerminal(run.reads.base)} · ${values.repo === undefined ? "builder's name rules" : 'files in --repo'}\n`,
+        );
+        process.stdout.write(table(['step', 'idiom', 'credited', 'seen', 'path'], rows, new Set([1, 2, 3, 4])));
+        process.stdout.write(`${run.reads.reads.length} read(s) kept, ${run.reads.dropped.length} dropped\n`);
+      }
+    }
+    printProblems(problems);
+    return run === undefined || hasErrors(problems) ? 1 : 0;
+  });
+}
+
+async function sameFile(a: string, b: string): Promise<boolean> {
+  try {
+    return (await realpath(a)) === (await realpath(b));
+  } catch {
+    return path.resolve(a) === path.resolve(b);
+  }
+}
+
+/** `swe-explore build …`. Exit 0 written, 1 written with errors (unreadable runs), 2 usage. */
+export async function runBuild(argv: string[]): Promise<number> {
+  return runGuarded(async () => {
+    if (wantsHelp(argv)) {
+      process.stdout.write(BUILD_USAGE);
+      return 0;
+    }
+    const values = parseFlags(argv, {
+      trajs: TRAJECTORY_SOURCE_OPTIONS.trajs,
+      repos: { type: 'string' },
+      'repo-path': { type: 'string', default: DEFAULT_REPO_PATH },
+      'min-trajectories': { type: 'string', default: '1' },
+      output: { type: 'string', short: 'o' },
+    });
+    const trajs = values.trajs ?? [];
+    if (trajs.length !== 1) throw new UsageError(trajs.length === 0 ? '--trajs DIR is required' : 'build takes one --trajs folder');
+    if (values.output === undefined) throw new UsageError('-o OUT.jsonl is required');
+    const minTrajectories = parseCount(values['min-trajectories'], '--min-trajectories');
+    const result = await buildBench({ trajsDir: trajs[0]!, repoPath: values['repo-path'], minTrajectories, ...(values.repos === undefined ? {} : { reposDir: values.repos }) });
+    if (await sameFile(values.output, trajs[0]!)) throw new UsageError('-o names the --trajs folder');
+    await writeFileAtomically(values.output, result.records.length === 0 ? '' : `${result.records.join('\n')}\n`);
+    printProblems(result.problems);
+    process.stderr.write(`wrote ${result.instances} record(s) from ${result.runs} run(s) to ${escapeForTerminal(values.output)}\n`);
+    return hasErrors(result.problems) ? 1 : 0;
+  });
+}
+
+/** One `provenance` line: the contract's keys in the contract's order. */
+export function provenanceJsonLine(instanceId: string, result: PromotionProvenance): string {
+  return jsonForTerminal({
+    instance_id: instanceId,
+    core_lines: result.coreLines,
+    r_int_lines: result.rIntLines,
+    promoted_lines: result.promotedLines,
+    dropped_lines: result.droppedLines,
+    promoted_regions: result.promotedRegions.map((r) => ({ path: r.path, start: r.start, end: r.end, models: r.models })),
+  });
+}
+
+/** Every path a record's core, optional regions and reads name: the line counts provenance needs. */
+function provenancePaths(entry: InstanceEntry): Set<string> {
+  const paths = new Set<string>();
+  for (const r of entry.groundTruth.coreRegions) paths.add(r.path);
+  for (const regions of Object.values(entry.groundTruth.optionalRegionsByModel)) for (const r of regions) paths.add(r.path);
+  for (const p of Object.keys(entry.record.read_step_info ?? {})) paths.add(p);
+  return paths;
+}
+
+/** `swe-explore provenance …`. Exit 0, 1 when a bench line was rejected, 2 usage. */
+export async function runProvenance(argv: string[]): Promise<number> {
+  return runGuarded(async () => {
+    if (wantsHelp(argv)) {
+      process.stdout.write(PROVENANCE_USAGE);
+      return 0;
+    }
+    const values = parseFlags(argv, { ...WORKSPACE_OPTIONS, ...formatOption('json') });
+    const sources = workspaceSources(values);
+    const format = parseFormat(values.format, ['json', 'table']);
+    const model = await loadWorkspace({ ...sources, locateSnapshots: 'when-needed' });
+    const problems: Problem[] = [...model.problems];
+    const cache = new LineCountCache();
+    const results: { instanceId: string; result: PromotionProvenance }[] = [];
+    for (const entry of model.instances.values()) {
+      const counts = await instanceLineCounts(model, entry, provenancePaths(entry), cache);
+      for (const p of counts.problems) problems.push(p);
+      const result = promotionProvenance({
+        readStepInfo: entry.record.read_step_info,
+        coreRegions: entry.groundTruth.coreRegions,
+        optionalRegionsByModel: entry.groundTruth.optionalRegionsByModel,
+        lineCounts: counts.counts,
+      });
+      for (const p of result.unresolvedPaths) {
+        problems.push({
+          file: model.benchFile ?? '',
+          line: entry.benchLine,
+          severity: 'warning',
+          code: 'unresolvable-region',
+          instanceId: entry.instanceId,
+          message: `${JSON.stringify(p)} has no line count: its whole-file and tail regions are left out of the counts`,
+        });
+      }
+      results.push({ instanceId: entry.instanceId, result });
+    }
+    if (format === 'json') {
+      let out = '';
+      for (const { instanceId, result } of results) out += `${provenanceJsonLine(instanceId, result)}\n`;
+      process.stdout.write(out);
+    } else {
+      const rows = results.map(({ instanceId, result }) => [
+        escapeForTerminal(instanceId),
+        String(result.coreLines),
+        String(result.rIntLines),
+        String(result.promotedLines),
+        String(result.droppedLines),
+        String(result.promotedRegions.length),
+      ]);
+      process.stdout.write(table(['instance', 'core', 'R_int', 'promoted', 'dropped', 'promoted regions'], rows, new Set([0])));
+      const promoted = results.filter((r) => r.result.promotedLines > 0);
+      const dropped = results.filter((r) => r.result.droppedLines > 0);
+      const sum = (list: typeof results, pick: (r: PromotionProvenance) => number): number => list.reduce((total, r) => total + pick(r.result), 0);
+      process.stdout.write(
+        `${sum(promoted, (r) => r.promotedLines)} promoted line(s) in ${promoted.length} of ${results.length} record(s); ${sum(dropped, (r) => r.droppedLines)} dropped line(s) in ${dropped.length}\n`,
+      );
+    }
+    printProblems(problems);
+    if (hasErrors(model.problems)) printError('some bench lines could not be read; they are not in the output');
+    return hasErrors(model.problems) ? 1 : 0;
+  });
+}
