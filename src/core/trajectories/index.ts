@@ -55,11 +55,14 @@ export function trajectoryModel(trajectory: Trajectory, filePath: string): strin
   return parts.length >= 3 ? parts[parts.length - 3]! : '';
 }
 
-/** A file name without `.json`, then `.traj`, then a `__N` run suffix: `x__0.json` → `x`, `x.traj.json` → `x`. */
+/**
+ * A file name without `.json` (or `.jsonl`, for the line formats the builder does not read), then
+ * `.traj`, then a `__N` run suffix: `x__0.json` → `x`, `x.traj.json` → `x`, `x.traj` → `x`.
+ */
 export function instanceIdFromFileName(filePath: string): string {
   const name = segments(filePath).pop() ?? '';
   return name
-    .replace(/\.json$/, '')
+    .replace(/\.jsonl?$/, '')
     .replace(/\.traj$/, '')
     .replace(/__\d+$/, '');
 }

@@ -16,8 +16,8 @@ import {
   toBuilderInterval,
   verifyRun,
   type BuildTrajectory,
-  type ReadStepInfo,
 } from '../../../src/core';
+import type { ReadStepInfo } from '../../../src/core/provenance';
 
 type R = [path: string, start: number, end: number, step?: number];
 
