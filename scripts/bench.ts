@@ -11,7 +11,9 @@
  *   (e) `audit-impact` on 848 × 20 with 2,000 random core removals; (f) provenance of a 20k-line
  *       file read by thousands of steps (see ./bench-audit.ts);
  *   (g) 848 × 20 through the extension's data path: load, counts + macros, miss anatomy, leaderboard
- *       (see ./bench-scale.ts).
+ *       (see ./bench-scale.ts);
+ *   (h) `build` over 848 × 3 synthetic repair runs (~600 MB), indexing that folder and loading a
+ *       2 MB run on the extension's path (see ./bench-trajectories.ts).
  * Build first (`npm run build`): (b) runs dist/cli.js as a user would.
  */
 import { execFileSync, spawnSync } from 'node:child_process';
@@ -24,6 +26,7 @@ import { readLineCountsFile } from '../src/data/formats/lineCountsFile';
 import { toGroundTruth, toRegions } from '../src/data/formats/records';
 import { benchAuditImpact, benchProvenance } from './bench-audit';
 import { benchScale } from './bench-scale';
+import { benchTrajectories } from './bench-trajectories';
 import { generateSyntheticWorkspace } from './gen-synthetic';
 import { measureLoadStall, writeLargeBench } from './load-stall';
 
@@ -200,6 +203,10 @@ async function main(): Promise<void> {
   // (g)
   console.log('');
   await benchScale(WORK);
+
+  // (h)
+  console.log('');
+  await benchTrajectories(WORK, CLI);
 
   // The packaged extension is built with --production (minified); measure that build.
   const packaged = path.join(WORK, 'extension.production.js');

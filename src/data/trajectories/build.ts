@@ -22,16 +22,13 @@ import {
   buildGroundTruth,
   builtRecordJson,
   endPlaceholderPaths,
-  keepReads,
   modifiedFiles,
-  pathsToCheck,
   resolveEndPlaceholders,
   stageReads,
   trajectoryBase,
   trajectoryInstanceId,
   trajectoryModel,
   type BuildTrajectory,
-  type StagedReads,
 } from '../../core';
 import { nextTurn } from '../io/cooperative';
 import { resolveSnapshotDir, RESOLVE_FAILURE_TEXT } from '../io/paths';
@@ -70,16 +67,26 @@ export function pathlibString(...parts: string[]): string {
   return absolute ? `/${text}` : text === '' ? '.' : text;
 }
 
+/** What the build needs of a read that passed every filter but the existence test. */
+interface CandidateRead {
+  readonly path: string;
+  readonly start: number;
+  readonly end: number;
+  readonly stepIdx: number;
+}
+
 interface PendingRun {
   readonly trajPath: string;
   readonly model: string;
-  readonly staged: StagedReads;
+  readonly candidates: readonly CandidateRead[];
   readonly modified: string[];
 }
 
 interface PendingInstance {
   detectedBase: string | undefined;
   readonly runs: PendingRun[];
+  /** One string per distinct path of the instance: hundreds of thousands of reads name a few files. */
+  readonly paths: Map<string, string>;
 }
 
 /** Builds every instance found under `trajsDir` (see the module comment). */
@@ -101,16 +108,26 @@ export async function buildBench(options: BuildOptions): Promise<BuildResult> {
     runs++;
     const instanceId = trajectoryInstanceId(trajectory, entry.file);
     let pending = instances.get(instanceId);
-    if (pending === undefined) instances.set(instanceId, (pending = { detectedBase: undefined, runs: [] }));
+    if (pending === undefined) instances.set(instanceId, (pending = { detectedBase: undefined, runs: [], paths: new Map() }));
     // The builder fixes the base at the first run of the instance that has one, for all later runs.
     pending.detectedBase ??= trajectoryBase(trajectory);
     const base = pending.detectedBase ?? repoPath;
     const raw = await rawReadsCooperatively(trajectory);
     for (const p of skippedCallProblems(entry.file, raw.skipped)) problems.push(p);
+    // Only what the build needs is kept (the run itself is dropped here): the candidates that pass
+    // every filter but the existence test, which needs the instance's repository.
+    const candidates: CandidateRead[] = [];
+    const paths = pending.paths;
+    for (const read of stageReads({ reads: raw.reads, swallowed: [], skipped: [] }, base).reads) {
+      if (read.drop !== undefined) continue;
+      let interned = paths.get(read.path);
+      if (interned === undefined) paths.set(read.path, (interned = read.path));
+      candidates.push({ path: interned, start: read.start, end: read.end, stepIdx: read.stepIdx });
+    }
     pending.runs.push({
       trajPath: pathlibString(options.trajsDir, entry.relative),
       model: trajectoryModel(trajectory, path.resolve(options.trajsDir, entry.relative)),
-      staged: stageReads({ reads: raw.reads, swallowed: [], skipped: [] }, base),
+      candidates,
       modified: modifiedFiles(trajectory, base),
     });
   }
@@ -132,13 +149,12 @@ export async function buildBench(options: BuildOptions): Promise<BuildResult> {
       });
       continue;
     }
-    const toCheck = new Set<string>();
-    for (const run of pending.runs) for (const p of pathsToCheck(run.staged)) toCheck.add(p);
-    const existing = await filesInRepository(repo.real, toCheck);
+    const existing = await filesInRepository(repo.real, pending.paths.keys());
+    // The existence test of `keepReads`, on the compact candidates (`start or 1` is applied by the build).
     const inputs: BuildTrajectory[] = pending.runs.map((run) => ({
       trajPath: run.trajPath,
       model: run.model,
-      reads: keepReads(run.staged, { kind: 'repository', exists: (p) => existing.has(p) }).reads,
+      reads: run.candidates.filter((read) => existing.has(read.path)),
       modified: run.modified,
     }));
     const built = buildGroundTruth(inputs);

@@ -9,20 +9,44 @@
  * `/etc/x`). That is the one place this tool may keep fewer reads than the builder, and only for
  * paths that name something outside the repository.
  */
+import { realpath, stat } from 'node:fs/promises';
+import * as path from 'node:path';
 import { mapWithConcurrency } from '../io/concurrency';
 import { LineCounter } from '../io/countLines';
-import { resolveInSnapshot } from '../io/paths';
+import { isWithin, lexicalFailure, resolveInSnapshot } from '../io/paths';
 import { openRegularFile } from '../io/regularFile';
 
 /** Files checked at once. */
 const CHECKS_IN_PARALLEL = 16;
 
-/** The paths (relative to `repoDir`) that are regular files inside it (symlinks inside it followed). */
+/**
+ * The paths (relative to `repoDir`) that are regular files inside it (symlinks inside it followed):
+ * the rule of `resolveInSnapshot`, answered yes or no only, so a missing path costs one `stat`
+ * (a build asks this for hundreds of thousands of reads, most of them agent-made files).
+ */
 export async function filesInRepository(repoDir: string, paths: Iterable<string>): Promise<Set<string>> {
   const unique = [...new Set(paths)];
-  const found = await mapWithConcurrency(unique, CHECKS_IN_PARALLEL, async (p) => ((await resolveInSnapshot(repoDir, p)).ok ? p : undefined));
   const out = new Set<string>();
-  for (const p of found) if (p !== undefined) out.add(p);
+  let realRoot: string;
+  try {
+    realRoot = await realpath(repoDir);
+  } catch {
+    return out;
+  }
+  const found = await mapWithConcurrency(unique, CHECKS_IN_PARALLEL, async (p): Promise<boolean> => {
+    if (lexicalFailure(p) !== undefined) return false;
+    try {
+      // One stat settles most paths (missing files, directories); only files pay for the real path.
+      const joined = `${repoDir}${path.sep}${p}`;
+      if (!(await stat(joined)).isFile()) return false;
+      return isWithin(realRoot, await realpath(joined));
+    } catch {
+      return false;
+    }
+  });
+  unique.forEach((p, i) => {
+    if (found[i] === true) out.add(p);
+  });
   return out;
 }
 
