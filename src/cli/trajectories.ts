@@ -3,7 +3,7 @@
  * ground-truth build, and a record's core against the R_int its own reads give
  * (../shared/trajectories.md). Output keys and their order are contracts (issue 18 item 3).
  */
-import { realpath } from 'node:fs/promises';
+import { realpath, stat } from 'node:fs/promises';
 import * as path from 'node:path';
 import { promotionProvenance, type PromotionProvenance, type SeenRange, type TrajectoryRead } from '../core';
 import { buildBench, DEFAULT_REPO_PATH, hasErrors, instanceLineCounts, LineCountCache, loadRun, loadWorkspace, writeFileAtomically, type InstanceEntry, type Problem } from '../data';
@@ -39,6 +39,17 @@ export const PROVENANCE_USAGE = `swe-explore provenance --bench B.jsonl [--repos
           {"instance_id","core_lines","r_int_lines","promoted_lines","dropped_lines",
           "promoted_regions":[{"path","start","end","models"}]}.
 `;
+
+/** A folder named by a flag must be one: a typo would otherwise silently drop every read. */
+async function requireFolder(folder: string, flag: string): Promise<void> {
+  let isFolder = false;
+  try {
+    isFolder = (await stat(folder)).isDirectory();
+  } catch {
+    // reported below
+  }
+  if (!isFolder) throw new UsageError(`${flag} ${folder} is not a folder`);
+}
 
 function wantsHelp(argv: readonly string[]): boolean {
   return argv.includes('--help') || argv.includes('-h');
@@ -82,6 +93,7 @@ export async function runReads(argv: string[]): Promise<number> {
     }
     const { values, operand } = parseFlagsAndOperand(argv, { repo: { type: 'string' }, 'repo-path': { type: 'string', default: DEFAULT_REPO_PATH }, ...formatOption('json') }, 'TRAJ');
     const format = parseFormat(values.format, ['json', 'table']);
+    if (values.repo !== undefined) await requireFolder(values.repo, '--repo');
     const { run, problems } = await loadRun(operand, { repoPath: values['repo-path'], ...(values.repo === undefined ? {} : { repoDir: values.repo }) });
     if (run !== undefined) {
       if (format === 'json') {
@@ -128,6 +140,8 @@ export async function runBuild(argv: string[]): Promise<number> {
     if (trajs.length !== 1) throw new UsageError(trajs.length === 0 ? '--trajs DIR is required' : 'build takes one --trajs folder');
     if (values.output === undefined) throw new UsageError('-o OUT.jsonl is required');
     const minTrajectories = parseCount(values['min-trajectories'], '--min-trajectories');
+    await requireFolder(trajs[0]!, '--trajs');
+    await requireFolder(values.repos ?? 'repos', '--repos');
     const result = await buildBench({ trajsDir: trajs[0]!, repoPath: values['repo-path'], minTrajectories, ...(values.repos === undefined ? {} : { reposDir: values.repos }) });
     if (await sameFile(values.output, trajs[0]!)) throw new UsageError('-o names the --trajs folder');
     await writeFileAtomically(values.output, result.records.length === 0 ? '' : `${result.records.join('\n')}\n`);

@@ -79,6 +79,7 @@ describe('reads', () => {
     assert.equal(cli(work, 'reads').status, 2);
     assert.equal(cli(work, 'reads', 'a.json', 'b.json').status, 2);
     assert.equal(cli(work, 'reads', 'a.json', '--format', 'csv').status, 2);
+    assert.equal(cli(work, 'reads', 'trajs/alpha/o__r-1__0.json', '--repo', 'no-such').status, 2);
     const help = cli(work, 'reads', '--help');
     assert.equal(help.status, 0);
     assert.match(help.stdout, /swe-explore reads TRAJ/);
@@ -140,6 +141,10 @@ describe('build', () => {
     assert.equal(cli(work, 'build', '-o', 'x.jsonl').status, 2);
     assert.equal(cli(work, 'build', '--trajs', 'a', '--trajs', 'b', '-o', 'x.jsonl').status, 2);
     assert.equal(cli(work, 'build', '--trajs', 'trajs', '--min-trajectories', '0', '-o', 'x.jsonl').status, 2);
+    const noRepos = cli(work, 'build', '--trajs', 'trajs', '--repos', 'no-such', '-o', 'x.jsonl');
+    assert.equal(noRepos.status, 2);
+    assert.match(noRepos.stderr, /--repos no-such is not a folder/);
+    assert.equal(cli(work, 'build', '--trajs', 'no-such', '--repos', 'repos', '-o', 'x.jsonl').status, 2);
   });
 });
 
