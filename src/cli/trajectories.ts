@@ -21,24 +21,84 @@ import {
   UsageError,
   workspaceSources,
   WORKSPACE_OPTIONS,
+  type Verb,
 } from './args';
 
-export const READS_USAGE = `swe-explore reads TRAJ [--repo DIR] [--repo-path /testbed] [--format json|table]
-          the reads the benchmark's builder extracts from one run, in extraction order: one JSON
-          line each, {"path","start","end","step_idx","idiom","seen"}; with --repo only files that
-          exist in DIR are kept (the builder's rule), without it the builder's name rules.
-`;
+export const READS_VERB: Verb = {
+  name: 'reads',
+  summary: "the reads the benchmark's builder extracts from one repair run",
+  usage: 'swe-explore reads TRAJ [--repo DIR] [--repo-path /testbed] [--format json|table]',
+  details: `The reads the builder (bench_build.py) keeps from one run, in extraction order, each with
+its idiom (how the command read it) and the lines the agent actually saw.
 
-export const BUILD_USAGE = `swe-explore build --trajs DIR [--repos DIR] [--repo-path /testbed] [--min-trajectories N] -o OUT.jsonl
-          the builder's ground truth rebuilt from the runs under DIR (recursively, byte-sorted
-          paths): one record per instance, repository <repos>/<instance_id> (default repos/).
-`;
+json (default): one line per read, {"path","start","end","step_idx","idiom","seen"}; start/end
+are the builder's credit (end -1 to the end of the file, a negative start = the last N lines,
+start or 1); seen is a list of [start, end]. table: the same with the run's instance, model,
+format and base above it.
 
-export const PROVENANCE_USAGE = `swe-explore provenance --bench B.jsonl [--repos DIR | --line-counts COUNTS.json] [--format json|table]
-          per record, R_int (what every run read, rebuilt from read_step_info) against the core:
-          {"instance_id","core_lines","r_int_lines","promoted_lines","dropped_lines",
-          "promoted_regions":[{"path","start","end","models"}]}.
-`;
+Flags:
+  --repo DIR                 keep only files that exist in DIR (the builder's rule); without it
+                             the builder's name rules decide
+  --repo-path /testbed       the base paths are normalised against when the run names none
+                             (its cwd, else /workspace/<dir> of its editor paths)
+  --format json|table        json (default)
+
+Formats: SWE-Explore unified {info, traj}, mini-swe-agent .traj.json v1 and v2, and every
+format a converter is registered for (sniffed from the content).
+Exit 0; 1 when the file could not be read; 2 usage error.`,
+  run: runReads,
+};
+
+export const BUILD_VERB: Verb = {
+  name: 'build',
+  summary: "the builder's ground truth rebuilt from a folder of repair runs",
+  usage: `swe-explore build --trajs DIR [--repos DIR] [--repo-path /testbed] [--min-trajectories N]
+                  -o OUT.jsonl`,
+  details: `One record per instance, as bench_build.py writes it (json.dumps layout): instance_id,
+repo_path, repo_dir, ground_truth (read_core_files, read_core_regions, read_optional_files_map,
+read_optional_regions_map, modified_core_files, main_files), read_step_info, meta.
+
+Runs are the .json, .jsonl and .traj files under --trajs (recursively), an instance's runs in
+byte-sorted path order. Instance: info.instance_id, else a top-level instance_id, else the file
+name without .traj/.json/__N; model: info.model, else mini-swe-agent's model name, else the
+file's grand-parent folder. traj_path is DIR as given joined with the file's path under it.
+
+Flags:
+  --trajs DIR                the folder of runs (required)
+  --repos DIR                repositories <repos>/<instance_id> (default repos); an instance
+                             without one is skipped with a warning, as the builder skips it
+  --repo-path /testbed       the placeholder base and the records' repo_path
+  --min-trajectories N       leave out instances with fewer runs (default 1)
+  -o OUT.jsonl               where the records go (required)
+
+Exit 0; 1 when a run could not be read (the others are built); 2 usage error.`,
+  run: runBuild,
+};
+
+export const PROVENANCE_VERB: Verb = {
+  name: 'provenance',
+  summary: 'R_int (what every run read) against each core: promoted, dropped lines',
+  usage: `swe-explore provenance --bench B.jsonl [--repos DIR | --line-counts COUNTS.json]
+                       [--format json|table]`,
+  details: `R_int is rebuilt from each record's read_step_info exactly as the builder intersects
+(grouped by traj_path, merged, intersected, tails never intersected); lines are counted after
+resolving -1. promoted = core minus R_int, dropped = R_int minus core; a promoted region's
+models are those whose optional regions contain it.
+
+json (default): per record {"instance_id","core_lines","r_int_lines","promoted_lines",
+"dropped_lines","promoted_regions":[{"path","start","end","models"}]}. table: the counts per
+record and the totals.
+
+Flags:
+  --bench B.jsonl            the bench (required)
+  --repos DIR                snapshots for line counts (default: the bench file's folder)
+  --line-counts COUNTS.json  {instance_id: {path: count}}, used first (default: line_counts.json
+                             beside the bench when present)
+  --format json|table        json (default)
+
+Exit 0; 1 when a bench line was rejected; 2 usage error.`,
+  run: runProvenance,
+};
 
 /** A folder named by a flag must be one: a typo would otherwise silently drop every read. */
 async function requireFolder(folder: string, flag: string): Promise<void> {
@@ -49,10 +109,6 @@ async function requireFolder(folder: string, flag: string): Promise<void> {
     // reported below
   }
   if (!isFolder) throw new UsageError(`${flag} ${folder} is not a folder`);
-}
-
-function wantsHelp(argv: readonly string[]): boolean {
-  return argv.includes('--help') || argv.includes('-h');
 }
 
 /** One `reads` line: the contract's keys in the contract's order. */
@@ -87,10 +143,6 @@ function table(header: readonly string[], rows: readonly (readonly string[])[], 
 /** `swe-explore reads TRAJ …`. Exit 0, 1 when the file could not be read, 2 usage. */
 export async function runReads(argv: string[]): Promise<number> {
   return runGuarded(async () => {
-    if (wantsHelp(argv)) {
-      process.stdout.write(READS_USAGE);
-      return 0;
-    }
     const { values, operand } = parseFlagsAndOperand(argv, { repo: { type: 'string' }, 'repo-path': { type: 'string', default: DEFAULT_REPO_PATH }, ...formatOption('json') }, 'TRAJ');
     const format = parseFormat(values.format, ['json', 'table']);
     if (values.repo !== undefined) await requireFolder(values.repo, '--repo');
@@ -125,10 +177,6 @@ async function sameFile(a: string, b: string): Promise<boolean> {
 /** `swe-explore build …`. Exit 0 written, 1 written with errors (unreadable runs), 2 usage. */
 export async function runBuild(argv: string[]): Promise<number> {
   return runGuarded(async () => {
-    if (wantsHelp(argv)) {
-      process.stdout.write(BUILD_USAGE);
-      return 0;
-    }
     const values = parseFlags(argv, {
       trajs: TRAJECTORY_SOURCE_OPTIONS.trajs,
       repos: { type: 'string' },
@@ -175,10 +223,6 @@ function provenancePaths(entry: InstanceEntry): Set<string> {
 /** `swe-explore provenance …`. Exit 0, 1 when a bench line was rejected, 2 usage. */
 export async function runProvenance(argv: string[]): Promise<number> {
   return runGuarded(async () => {
-    if (wantsHelp(argv)) {
-      process.stdout.write(PROVENANCE_USAGE);
-      return 0;
-    }
     const values = parseFlags(argv, { ...WORKSPACE_OPTIONS, ...formatOption('json') });
     const sources = workspaceSources(values);
     const format = parseFormat(values.format, ['json', 'table']);

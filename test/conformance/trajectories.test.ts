@@ -18,11 +18,13 @@ import * as assert from 'node:assert/strict';
 import { rebuildRInt, regionList, verifyRun, type ReadIdiom } from '../../src/core';
 import { loadRun } from '../../src/data';
 import { readJsonLine } from '../../src/cli/trajectories';
-import { sharedDir, skipWithoutShared } from '../unit/support/shared';
+import { sharedPath } from '../unit/support/shared-data';
 
 const ROOT = path.resolve(__dirname, '..', '..');
-const SHARED = sharedDir('real-trajs/mini-swe-agent-v1');
-const skip = skipWithoutShared('real-trajs/mini-swe-agent-v1', 'trajectory conformance');
+const RUNS_DIR = sharedPath('real-trajs/mini-swe-agent-v1');
+/** The shared folder itself (`…/shared`). */
+const SHARED = RUNS_DIR === undefined ? undefined : path.resolve(RUNS_DIR, '..', '..');
+const skip = SHARED === undefined ? '../shared/real-trajs is absent (or set SWE_EXPLORE_SHARED); trajectory conformance not checked' : false;
 const RUNS = SHARED === undefined ? '' : path.join(SHARED, 'real-trajs', 'mini-swe-agent-v1');
 const REPOS = SHARED === undefined ? '' : path.join(SHARED, 'real-workspace', 'repos');
 const GEMINI = 'google/gemini-3-pro-preview';
@@ -233,10 +235,11 @@ const SECTION_6: Record<string, [rInt: number, added: number]> = {
   'psf__requests-6028': [1594, 10],
 };
 
-describe('(c) provenance on the 32 shared records', { skip: skipWithoutShared('conformance/bench.subset.jsonl', 'provenance conformance') }, () => {
+const BENCH = sharedPath('conformance/bench.subset.jsonl');
+
+describe('(c) provenance on the 32 shared records', { skip: BENCH === undefined ? '../shared/conformance is absent (or set SWE_EXPLORE_SHARED); provenance conformance not checked' : false }, () => {
   test('314 promoted lines in 29 records, none dropped; per record as §6 says', () => {
-    const bench = path.join(sharedDir('conformance/bench.subset.jsonl')!, 'conformance', 'bench.subset.jsonl');
-    const out = spawnSync(process.execPath, ['--import', 'tsx', path.join(ROOT, 'src', 'cli', 'main.ts'), 'provenance', '--bench', bench], { encoding: 'utf8', cwd: ROOT });
+    const out = spawnSync(process.execPath, ['--import', 'tsx', path.join(ROOT, 'src', 'cli', 'main.ts'), 'provenance', '--bench', BENCH!], { encoding: 'utf8', cwd: ROOT });
     assert.equal(out.status, 0, out.stderr);
     const lines = out.stdout
       .trimEnd()
