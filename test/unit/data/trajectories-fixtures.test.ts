@@ -1,5 +1,5 @@
 /**
- * The checked-in trajectory fixtures (test/fixtures/trajectories/README.md): each run gives exactly
+ * The checked-in trajectory fixtures (test/fixtures/trajectories/builder/README.md): each run gives exactly
  * the reads of its expected file, and `build` over `runs/` gives exactly `expected/build.jsonl`.
  */
 import { spawnSync } from 'node:child_process';
@@ -12,7 +12,7 @@ import { loadRun } from '../../../src/data';
 import { readJsonLine } from '../../../src/cli/trajectories';
 
 const ROOT = path.resolve(__dirname, '..', '..', '..');
-const FIXTURES = path.join(ROOT, 'test', 'fixtures', 'trajectories');
+const FIXTURES = path.join(ROOT, 'test', 'fixtures', 'trajectories', 'builder');
 const REPO = path.join(FIXTURES, 'repos', 'demo__lib-1');
 
 const RUNS: Record<string, string> = {
@@ -37,7 +37,7 @@ describe('trajectory fixtures', () => {
     const target = path.join(out, 'build.jsonl');
     const result = spawnSync(
       process.execPath,
-      ['--import', 'tsx', path.join(ROOT, 'src', 'cli', 'main.ts'), 'build', '--trajs', 'test/fixtures/trajectories/runs', '--repos', 'test/fixtures/trajectories/repos', '-o', target],
+      ['--import', 'tsx', path.join(ROOT, 'src', 'cli', 'main.ts'), 'build', '--trajs', 'test/fixtures/trajectories/builder/runs', '--repos', 'test/fixtures/trajectories/builder/repos', '-o', target],
       { encoding: 'utf8', cwd: ROOT },
     );
     assert.equal(result.status, 0, result.stderr);
