@@ -144,6 +144,7 @@ export class LineCounter {
  * (Python's `utf-8` codec keeps it), so a file holding only a BOM has one line.
  *
  * Scans the bytes once without building a string; {@link LineCounter} does the same in chunks.
+ * With `rule = 'universal-newlines'` only `\n`, `\r` and `\r\n` end a line (the builder's count).
  */
 export function countLines(buf: Uint8Array, rule: LineBreakRule = 'splitlines'): number {
   const counter = new LineCounter(rule);

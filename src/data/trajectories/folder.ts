@@ -12,8 +12,7 @@
  */
 import { lstat, readdir, realpath, stat } from 'node:fs/promises';
 import * as path from 'node:path';
-import { compareCodePoints } from '../../core/trajectories/python';
-import { instanceIdFromFileName } from '../../core/trajectories';
+import { compareCodePoints, instanceIdFromFileName } from '../../core';
 import { createYielder } from '../io/cooperative';
 import { isWithin } from '../io/paths';
 import { ioProblem, type Problem } from '../io/problems';
