@@ -4,21 +4,25 @@
  * (src/core/trajectories/types.ts). An unknown format is one problem naming the file and the formats
  * tried; nothing here throws on bad data.
  *
- * Adding a format is one line in {@link FORMAT_READERS} (before the fallbacks).
+ * Adding a format is one line in {@link FORMAT_READERS} (before the fallbacks), or one entry in the
+ * converters' `CONVERTERS`.
  */
 import * as path from 'node:path';
 import type { Trajectory } from '../../core/trajectories/types';
 import { findJsonSyntaxError, replaceNonFiniteTokens } from '../io/jsonScan';
 import { ioProblem, type Problem } from '../io/problems';
 import { openRegularFile } from '../io/regularFile';
+import { CONVERTERS } from './convert';
 import { miniSweAgentV11Reader, miniSweAgentV1Reader, TrajectoryReadError, unifiedReader, unifiedWithoutTrajReader } from './native';
 import type { TrajectoryContent, TrajectoryReader } from './reader';
 
 /**
  * Readers of a recognisable layout, tried in this order (the first whose sniff accepts the content
- * reads it). Converters register here, one line each.
+ * reads it): the native formats, then the converters of ./convert (SWE-agent, OpenHands, Claude
+ * Code, OpenCode), whose sniffers accept disjoint shapes and never a native one. A new format is
+ * one line here (or one entry in `CONVERTERS`).
  */
-export const FORMAT_READERS: readonly TrajectoryReader[] = [unifiedReader, miniSweAgentV1Reader, miniSweAgentV11Reader];
+export const FORMAT_READERS: readonly TrajectoryReader[] = [unifiedReader, miniSweAgentV1Reader, miniSweAgentV11Reader, ...CONVERTERS];
 
 /** Readers for content no format claimed, tried last. */
 export const FALLBACK_READERS: readonly TrajectoryReader[] = [unifiedWithoutTrajReader];
