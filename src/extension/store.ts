@@ -103,14 +103,14 @@ export interface AuditState {
   readonly removalsByInstance: ReadonlyMap<string, readonly RemoveEvent[]>;
   /** Instances with at least one accept event. */
   readonly accepted: ReadonlySet<string>;
-  /** Instances where someone restored another author's removal. */
+  /** Instances where someone restored another author's removal, or an event id names two events. */
   readonly conflicted: ReadonlySet<string>;
   /** Ids of effective removals whose text no longer matches the snapshot. */
   readonly drifted: ReadonlySet<string>;
 }
 
 export const EMPTY_AUDIT: AuditState = {
-  folder: { events: [], effectiveRemovals: [], accepted: [], conflicts: [], problems: [] },
+  folder: { events: [], effectiveRemovals: [], accepted: [], conflicts: [], disputedIds: [], problems: [] },
   removalsByInstance: new Map(),
   accepted: new Set(),
   conflicted: new Set(),
@@ -129,6 +129,7 @@ export function toAuditState(folder: AuditFolder, drifted: ReadonlySet<string> =
   for (const entry of folder.accepted) accepted.add(entry.instanceId);
   const conflicted = new Set<string>();
   for (const conflict of folder.conflicts) conflicted.add(conflict.target.instanceId);
+  for (const disputed of folder.disputedIds) for (const event of disputed.events) if (event.op === 'remove' || event.op === 'accept') conflicted.add(event.instanceId);
   return { folder, removalsByInstance, accepted, conflicted, drifted };
 }
 

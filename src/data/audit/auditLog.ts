@@ -13,10 +13,13 @@
  */
 import { execFile } from 'node:child_process';
 import { createHash, randomUUID } from 'node:crypto';
-import { mkdir, open, readdir, readFile } from 'node:fs/promises';
+import { constants } from 'node:fs';
+import { lstat, mkdir, open, readdir, realpath, type FileHandle } from 'node:fs/promises';
 import * as os from 'node:os';
 import * as path from 'node:path';
 import { lineSetFrom, type LineSet, type Removal } from '../../core';
+import { readLines } from '../io/lineReader';
+import { errnoCode, isWithin } from '../io/paths';
 import { ioProblem, type Problem } from '../io/problems';
 
 /** The folder, relative to the workspace root. */
@@ -88,8 +91,23 @@ export interface AuditFolder {
   readonly accepted: readonly { readonly instanceId: string; readonly author: string; readonly id: string }[];
   /** Restores by someone other than the remover (the restore still applies). */
   readonly conflicts: readonly AuditConflict[];
+  /**
+   * Ids that name different events (in different files, or twice in one file with different
+   * content): none of those events takes effect until a person removes the wrong one. Each is an
+   * error in `problems`.
+   */
+  readonly disputedIds: readonly DisputedId[];
   readonly problems: readonly Problem[];
 }
+
+export interface DisputedId {
+  readonly id: string;
+  /** Every event that carries the id, in read order. */
+  readonly events: readonly AuditEvent[];
+}
+
+/** An audit with nothing in it. */
+export const EMPTY_AUDIT_FOLDER: AuditFolder = { events: [], effectiveRemovals: [], accepted: [], conflicts: [], disputedIds: [], problems: [] };
 
 // ---------------------------------------------------------------------------------------------
 // Parsing
@@ -163,41 +181,33 @@ export interface ParsedAuditFile {
   readonly problems: Problem[];
 }
 
-/**
- * Parses one audit file's text: one pass, one `JSON.parse` per line. A malformed line is an
- * error at its line and is skipped; a last line without a newline that does not parse is a torn
- * append: a warning, ignored, earlier events kept. Blank lines are skipped silently.
- */
-export function parseAuditText(text: string, file: string): ParsedAuditFile {
-  const events: AuditEvent[] = [];
-  const problems: Problem[] = [];
-  let lineStart = 0;
-  let lineNumber = 0;
-  while (lineStart < text.length) {
-    lineNumber++;
-    const newline = text.indexOf('\n', lineStart);
-    const terminated = newline !== -1;
-    const lineEnd = terminated ? newline : text.length;
-    let line = text.slice(lineStart, lineEnd);
-    lineStart = lineEnd + 1;
-    if (line.endsWith('\r')) line = line.slice(0, -1);
+/** Turns the lines of one audit file into events and located problems (see {@link parseAuditText}). */
+class AuditLineParser {
+  readonly events: AuditEvent[] = [];
+  readonly problems: Problem[] = [];
+
+  constructor(private readonly file: string) {}
+
+  push(text: string, lineNumber: number, terminated: boolean): void {
+    const file = this.file;
+    let line = text.endsWith('\r') ? text.slice(0, -1) : text;
     if (lineNumber === 1 && line.startsWith('\uFEFF')) line = line.slice(1);
-    if (line.trim() === '') continue;
+    if (line.trim() === '') return;
     let value: unknown;
     try {
       value = JSON.parse(line);
     } catch {
       if (!terminated) {
-        problems.push({ file, line: lineNumber, severity: 'warning', code: 'audit-torn-line', message: 'last line is incomplete (a write was interrupted); it is ignored, earlier events stay' });
+        this.problems.push({ file, line: lineNumber, severity: 'warning', code: 'audit-torn-line', message: 'last line is incomplete (a write was interrupted); it is ignored, earlier events stay' });
       } else {
-        problems.push({ file, line: lineNumber, severity: 'error', code: 'audit-event-invalid', message: 'not valid JSON; the line is skipped' });
+        this.problems.push({ file, line: lineNumber, severity: 'error', code: 'audit-event-invalid', message: 'not valid JSON; the line is skipped' });
       }
-      continue;
+      return;
     }
     const event = toEvent(value, { file, line: lineNumber });
     if (typeof event === 'string') {
       const instanceId = isObject(value) ? field(value, 'instance_id') : undefined;
-      problems.push({
+      this.problems.push({
         file,
         line: lineNumber,
         severity: 'error',
@@ -205,41 +215,102 @@ export function parseAuditText(text: string, file: string): ParsedAuditFile {
         message: `invalid audit event: ${event}; the line is skipped`,
         ...(typeof instanceId === 'string' && instanceId !== '' ? { instanceId } : {}),
       });
-      continue;
+      return;
     }
-    events.push(event);
+    this.events.push(event);
   }
-  return { events, problems };
+
+  tooLong(lineNumber: number, bytes: number, limit: number): void {
+    this.problems.push({ file: this.file, line: lineNumber, severity: 'error', code: 'audit-event-invalid', message: `the line is ${bytes} bytes, longer than the ${limit}-byte limit; it is skipped` });
+  }
 }
 
 /**
- * Folds every author's events (see the module comment). Duplicate ids — the same line merged
- * twice, or a hand copy — keep the first event and report the rest. A restore targeting an id
- * that is no remove event is reported and does nothing.
+ * Parses one audit file's text: one pass, one `JSON.parse` per line. A malformed line is an
+ * error at its line and is skipped; a last line without a newline that does not parse is a torn
+ * append: a warning, ignored, earlier events kept. Blank lines are skipped silently.
+ */
+export function parseAuditText(text: string, file: string): ParsedAuditFile {
+  const parser = new AuditLineParser(file);
+  let lineStart = 0;
+  let lineNumber = 0;
+  while (lineStart < text.length) {
+    lineNumber++;
+    const newline = text.indexOf('\n', lineStart);
+    const terminated = newline !== -1;
+    const lineEnd = terminated ? newline : text.length;
+    parser.push(text.slice(lineStart, lineEnd), lineNumber, terminated);
+    lineStart = lineEnd + 1;
+  }
+  return { events: parser.events, problems: parser.problems };
+}
+
+/** An event's content without where it was read, to tell a line merged twice from a reused id. */
+function sameContent(a: AuditEvent, b: AuditEvent): boolean {
+  const content = (event: AuditEvent): string => JSON.stringify({ ...event, file: undefined, line: undefined });
+  return content(a) === content(b);
+}
+
+/**
+ * Folds every author's events (see the module comment).
+ *
+ * Ids: the same event twice in one file (a line merged twice) counts once, with a warning. An id
+ * that names two different events — in two files, or with different content — is a conflict:
+ * an error at every place it occurs, and none of those events takes effect (the first one read is
+ * not "right": a file named to sort first could otherwise replace another author's event). A
+ * restore targeting an id that is no remove event (or a disputed one) is reported and does nothing.
+ *
+ * Restores by another author than the remover still apply (anyone may undo a removal) and are
+ * reported as `conflicts`.
  */
 export function foldAuditEvents(events: readonly AuditEvent[]): Omit<AuditFolder, 'events'> & { readonly events: AuditEvent[] } {
   const problems: Problem[] = [];
-  const kept: AuditEvent[] = [];
-  const byId = new Map<string, AuditEvent>();
+  const firstById = new Map<string, AuditEvent>();
+  const disputed = new Map<string, AuditEvent[]>();
+  const distinct: AuditEvent[] = [];
   for (const event of events) {
     if (event.op === 'unknown') {
-      kept.push(event);
+      distinct.push(event);
       continue;
     }
-    const earlier = byId.get(event.id);
-    if (earlier !== undefined) {
+    const earlier = firstById.get(event.id);
+    if (earlier === undefined) {
+      firstById.set(event.id, event);
+      distinct.push(event);
+      continue;
+    }
+    if (earlier.file === event.file && sameContent(earlier, event) && !disputed.has(event.id)) {
       problems.push({
         file: event.file,
         line: event.line,
         severity: 'warning',
         code: 'audit-event-invalid',
-        message: `duplicate event id ${short(event.id)} (first at ${earlier.file}:${earlier.line}); this line is ignored`,
+        message: `the event ${short(event.id)} is repeated (first at line ${earlier.line}); this line is ignored`,
       });
       continue;
     }
-    byId.set(event.id, event);
-    kept.push(event);
+    let list = disputed.get(event.id);
+    if (list === undefined) disputed.set(event.id, (list = [earlier]));
+    list.push(event);
   }
+  const disputedIds: DisputedId[] = [];
+  for (const [id, list] of disputed) {
+    disputedIds.push({ id, events: list });
+    for (const event of list) {
+      const others = list.filter((e) => e !== event).map((e) => `${e.file}:${e.line}${'author' in e ? ` (${short(e.author)})` : ''}`);
+      problems.push({
+        file: event.file,
+        line: event.line,
+        severity: 'error',
+        code: 'audit-duplicate-id',
+        message: `event id ${short(id)} is also used at ${others.join(', ')}; an id names one event, so none of them takes effect until the wrong one is removed by hand`,
+        ...('instanceId' in event ? { instanceId: event.instanceId } : {}),
+      });
+    }
+  }
+  const kept = distinct.filter((event) => event.op === 'unknown' || !disputed.has(event.id));
+  const byId = new Map<string, AuditEvent>();
+  for (const event of kept) if (event.op !== 'unknown') byId.set(event.id, event);
   const restored = new Set<string>();
   const conflicts: AuditConflict[] = [];
   for (const event of kept) {
@@ -251,7 +322,9 @@ export function foldAuditEvents(events: readonly AuditEvent[]): Omit<AuditFolder
         line: event.line,
         severity: 'warning',
         code: 'audit-event-invalid',
-        message: `restore targets ${short(event.target)}, which is not a remove event; it does nothing`,
+        message: disputed.has(event.target)
+          ? `restore targets ${short(event.target)}, an id in conflict (see the audit-duplicate-id errors); it does nothing`
+          : `restore targets ${short(event.target)}, which is not a remove event; it does nothing`,
       });
       continue;
     }
@@ -274,37 +347,126 @@ export function foldAuditEvents(events: readonly AuditEvent[]): Omit<AuditFolder
     if (event.op === 'remove' && !restored.has(event.id)) effectiveRemovals.push(event);
     else if (event.op === 'accept') accepted.push({ instanceId: event.instanceId, author: event.author, id: event.id });
   }
-  return { events: kept, effectiveRemovals, accepted, conflicts, problems };
+  return { events: kept, effectiveRemovals, accepted, conflicts, disputedIds, problems };
 }
 
 /**
- * Reads every `*.jsonl` file of the audit folder (name order) and folds the events. A missing
- * folder is an empty audit, not a problem; an unreadable file is one `io-error`.
+ * The folder below which no path component of the audit folder may be a link: the workspace root
+ * for `<root>/.swe-explore/audit`, else the audit folder's parent (a folder given on a command
+ * line).
  */
-export async function readAuditFolder(dir: string): Promise<AuditFolder> {
-  let names: string[];
-  try {
-    const entries = await readdir(dir, { withFileTypes: true });
-    names = entries.filter((e) => e.isFile() && e.name.endsWith('.jsonl')).map((e) => e.name);
-  } catch (error) {
-    if ((error as NodeJS.ErrnoException).code === 'ENOENT') return { events: [], effectiveRemovals: [], accepted: [], conflicts: [], problems: [] };
-    return { events: [], effectiveRemovals: [], accepted: [], conflicts: [], problems: [ioProblem(dir, error)] };
+export function auditRootOf(dir: string): string {
+  const resolved = path.resolve(dir);
+  const parts = AUDIT_FOLDER.split(path.sep);
+  let root = resolved;
+  for (let i = parts.length - 1; i >= 0; i--) {
+    if (path.basename(root) !== parts[i]) return path.dirname(resolved);
+    root = path.dirname(root);
   }
-  names.sort();
+  return root;
+}
+
+/** Thrown when the audit log cannot be written safely; the message says why, naming the path. */
+export class AuditWriteRefusedError extends Error {}
+
+/** What a non-regular directory entry is, for messages. */
+function kindOf(info: { isSymbolicLink(): boolean; isFIFO(): boolean; isDirectory(): boolean; isSocket(): boolean }): string {
+  if (info.isSymbolicLink()) return 'a symbolic link';
+  if (info.isFIFO()) return 'a FIFO (named pipe)';
+  if (info.isDirectory()) return 'a folder';
+  if (info.isSocket()) return 'a socket';
+  return 'a device or other special file';
+}
+
+/**
+ * Checks every component of `dir` below `root` with `lstat` (never following a link): each must
+ * be a real folder. With `create`, missing components are made one by one (never through a link).
+ * Returns the first component that is a link or not a folder, or `missing` when `dir` does not
+ * exist and `create` is off.
+ */
+async function checkFolderChain(root: string, dir: string, create: boolean): Promise<{ readonly ok: true } | { readonly ok: false; readonly missing: boolean; readonly message: string }> {
+  const relative = path.relative(path.resolve(root), path.resolve(dir));
+  if (relative.startsWith('..') || path.isAbsolute(relative)) return { ok: false, missing: false, message: `${dir} is not inside ${root}` };
+  let current = path.resolve(root);
+  for (const segment of relative.split(path.sep).filter((s) => s !== '')) {
+    current = path.join(current, segment);
+    let info;
+    try {
+      info = await lstat(current);
+    } catch (error) {
+      if (errnoCode(error) !== 'ENOENT') throw error;
+      if (!create) return { ok: false, missing: true, message: `${current} does not exist` };
+      await mkdir(current).catch((mkdirError: unknown) => {
+        if (errnoCode(mkdirError) !== 'EEXIST') throw mkdirError;
+      });
+      info = await lstat(current);
+    }
+    if (info.isSymbolicLink()) return { ok: false, missing: false, message: `${current} is a symbolic link; the audit log lives only in a real folder inside the workspace` };
+    if (!info.isDirectory()) return { ok: false, missing: false, message: `${current} is ${kindOf(info)}, not a folder` };
+  }
+  return { ok: true };
+}
+
+export interface AuditReadOptions {
+  /** The folder below which no component of the audit folder may be a link (default {@link auditRootOf}). */
+  readonly root?: string;
+}
+
+/**
+ * Reads every `*.jsonl` file of the audit folder (name order), streaming, and folds the events.
+ * A missing folder is an empty audit, not a problem. Nothing is skipped silently: an audit folder
+ * reached through a link, and a `*.jsonl` entry that is not a regular file (a link, a FIFO, a
+ * folder), are errors naming the path (their content is never read); an event whose `author` is
+ * not its file's author is an error and does nothing (one author cannot write in another's name);
+ * an unreadable file is one `io-error`.
+ */
+export async function readAuditFolder(dir: string, options: AuditReadOptions = {}): Promise<AuditFolder> {
+  const refused = (file: string, message: string): AuditFolder => ({ ...EMPTY_AUDIT_FOLDER, problems: [{ file, line: 0, severity: 'error', code: 'audit-file-refused', message }] });
+  try {
+    const chain = await checkFolderChain(options.root ?? auditRootOf(dir), dir, false);
+    if (!chain.ok) return chain.missing ? EMPTY_AUDIT_FOLDER : refused(dir, `${chain.message}; the audit is not read`);
+  } catch (error) {
+    return { ...EMPTY_AUDIT_FOLDER, problems: [ioProblem(dir, error)] };
+  }
+  let entries: import('node:fs').Dirent[];
+  try {
+    entries = await readdir(dir, { withFileTypes: true });
+  } catch (error) {
+    if (errnoCode(error) === 'ENOENT') return EMPTY_AUDIT_FOLDER;
+    return { ...EMPTY_AUDIT_FOLDER, problems: [ioProblem(dir, error)] };
+  }
+  entries = entries.filter((e) => e.name.endsWith('.jsonl')).sort((a, b) => (a.name < b.name ? -1 : a.name > b.name ? 1 : 0));
   const events: AuditEvent[] = [];
   const problems: Problem[] = [];
-  for (const name of names) {
-    const file = path.join(dir, name);
-    let text: string;
-    try {
-      text = await readFile(file, 'utf8');
-    } catch (error) {
-      problems.push(ioProblem(file, error));
+  for (const entry of entries) {
+    const file = path.join(dir, entry.name);
+    if (!entry.isFile()) {
+      problems.push({ file, line: 0, severity: 'error', code: 'audit-file-refused', message: `the audit log is ${kindOf(entry)}, not a regular file; it is not read` });
       continue;
     }
-    const parsed = parseAuditText(text, file);
-    for (const event of parsed.events) events.push(event);
-    for (const problem of parsed.problems) problems.push(problem);
+    const parser = new AuditLineParser(file);
+    try {
+      await readLines(file, { line: (bytes, line, terminated) => parser.push(bytes.toString('utf8'), line, terminated), tooLong: (line, bytes, limit) => parser.tooLong(line, bytes, limit) }, { noFollow: true });
+    } catch (error) {
+      problems.push(errnoCode(error) === 'ELOOP' ? { file, line: 0, severity: 'error', code: 'audit-file-refused', message: 'the audit log is a symbolic link, not a regular file; it is not read' } : ioProblem(file, error));
+      continue;
+    }
+    const owner = entry.name.slice(0, -'.jsonl'.length);
+    for (const event of parser.events) {
+      if (event.op !== 'unknown' && sanitizeAuthor(event.author) !== owner) {
+        problems.push({
+          file,
+          line: event.line,
+          severity: 'error',
+          code: 'audit-author-mismatch',
+          message: `the event claims author ${short(event.author)}, but ${entry.name} holds ${short(owner)}'s events; it does nothing`,
+          ...('instanceId' in event ? { instanceId: event.instanceId } : {}),
+        });
+        continue;
+      }
+      events.push(event);
+    }
+    for (const problem of parser.problems) problems.push(problem);
   }
   const folded = foldAuditEvents(events);
   for (const problem of folded.problems) problems.push(problem);
@@ -518,25 +680,65 @@ const SETTLE_MS = 25;
  * Whether the file ends inside a line that nobody is still writing. Another process's append can
  * be observed half-done (its size grows while the data is copied), so an unterminated end only
  * counts when it is still there, at the same size, a moment later. Should a writer be slower than
- * that, the cost is one blank line, which readers skip.
+ * that, the cost is one blank line, which readers skip. Read through the handle that will be
+ * written, so the file checked is the file written.
  */
-async function endsMidLine(file: string): Promise<boolean> {
-  const reader = await open(file, 'r');
+async function endsMidLine(handle: FileHandle): Promise<boolean> {
+  const lastByte = async (): Promise<{ size: number; newline: boolean }> => {
+    const { size } = await handle.stat();
+    if (size === 0) return { size, newline: true };
+    const last = Buffer.alloc(1);
+    await handle.read(last, 0, 1, size - 1);
+    return { size, newline: last[0] === 0x0a };
+  };
+  const first = await lastByte();
+  if (first.newline) return false;
+  await new Promise((resolve) => setTimeout(resolve, SETTLE_MS));
+  const second = await lastByte();
+  return !second.newline && second.size === first.size;
+}
+
+/**
+ * O_APPEND: the kernel puts every write at the current end, so concurrent writers' lines never
+ * interleave. O_NOFOLLOW: a symlinked log is refused (ELOOP) instead of followed. O_NONBLOCK: a
+ * FIFO in its place opens at once (and is then refused) instead of hanging. Read-write so the
+ * last byte is checked through the same descriptor that is written.
+ */
+const APPEND_FLAGS = constants.O_RDWR | constants.O_APPEND | constants.O_CREAT | (constants.O_NOFOLLOW ?? 0) | (constants.O_NONBLOCK ?? 0);
+
+/**
+ * Opens `<dir>/<name>` for appending after checking that nothing redirects the write out of the
+ * workspace: every folder from `root` down to `dir` is a real folder (created one by one, never
+ * through a link), the log itself is not a link (O_NOFOLLOW), and the opened file is a regular
+ * file with no other hard link whose path inside the real workspace is the file opened.
+ */
+async function openAuditFileForAppend(root: string, dir: string, file: string): Promise<FileHandle> {
+  // The workspace folder itself is trusted (it may well be a link); only what lies below it is checked.
+  await mkdir(root, { recursive: true });
+  const chain = await checkFolderChain(root, dir, true);
+  if (!chain.ok) throw new AuditWriteRefusedError(`refusing to write the audit log: ${chain.message}`);
+  let handle: FileHandle;
   try {
-    const lastByte = async (): Promise<{ size: number; newline: boolean }> => {
-      const { size } = await reader.stat();
-      if (size === 0) return { size, newline: true };
-      const last = Buffer.alloc(1);
-      await reader.read(last, 0, 1, size - 1);
-      return { size, newline: last[0] === 0x0a };
-    };
-    const first = await lastByte();
-    if (first.newline) return false;
-    await new Promise((resolve) => setTimeout(resolve, SETTLE_MS));
-    const second = await lastByte();
-    return !second.newline && second.size === first.size;
-  } finally {
-    await reader.close();
+    handle = await open(file, APPEND_FLAGS, 0o644);
+  } catch (error) {
+    if (errnoCode(error) === 'ELOOP') throw new AuditWriteRefusedError(`refusing to write the audit log: ${file} is a symbolic link; the audit log is only appended to a regular file inside the workspace`);
+    throw error;
+  }
+  try {
+    const info = await handle.stat();
+    if (!info.isFile()) throw new AuditWriteRefusedError(`refusing to write the audit log: ${file} is ${kindOf(info)}, not a regular file`);
+    if (info.nlink !== 1) throw new AuditWriteRefusedError(`refusing to write the audit log: ${file} has another hard link (it could be a file outside the workspace)`);
+    // The file opened must be the one at the checked path inside the real workspace (no folder swapped meanwhile).
+    const realRoot = await realpath(root);
+    const expected = path.join(realRoot, path.relative(path.resolve(root), path.resolve(file)));
+    const there = await lstat(expected).catch(() => undefined);
+    if (there === undefined || there.isSymbolicLink() || there.dev !== info.dev || there.ino !== info.ino || !isWithin(realRoot, expected)) {
+      throw new AuditWriteRefusedError(`refusing to write the audit log: ${file} is not the file at ${expected} inside the workspace`);
+    }
+    return handle;
+  } catch (error) {
+    await handle.close();
+    throw error;
   }
 }
 
@@ -545,15 +747,14 @@ async function endsMidLine(file: string): Promise<boolean> {
  * handle opened for appending (O_APPEND, so concurrent writers' lines never interleave), then
  * `fsync`. When the file's last byte is not a newline (a torn earlier append), the line starts
  * with one, so the new event is never glued to the fragment; nothing is truncated or rewritten.
- * Returns the file written.
+ * Refuses ({@link AuditWriteRefusedError}) to write through a link: see {@link openAuditFileForAppend};
+ * `root` is the workspace folder (default {@link auditRootOf}). Returns the file written.
  */
-export async function appendAuditEvent(dir: string, event: AuditWireEvent): Promise<string> {
-  await mkdir(dir, { recursive: true });
+export async function appendAuditEvent(dir: string, event: AuditWireEvent, root: string = auditRootOf(dir)): Promise<string> {
   const file = auditFileFor(dir, event.author);
-  // 'a' = O_APPEND | O_CREAT | O_WRONLY: the kernel puts every write at the current end.
-  const handle = await open(file, 'a');
+  const handle = await openAuditFileForAppend(root, dir, file);
   try {
-    const prefix = (await endsMidLine(file)) ? '\n' : '';
+    const prefix = (await endsMidLine(handle)) ? '\n' : '';
     const bytes = Buffer.from(`${prefix}${JSON.stringify(event)}\n`, 'utf8');
     const { bytesWritten } = await handle.write(bytes, 0, bytes.length, null);
     // A short write on a local file means the disk is full; a second write could interleave with

@@ -17,6 +17,8 @@ const READ_CHUNK_BYTES = 1 << 20;
 export interface LineReadOptions {
   /** Longest line kept, in bytes without the `\n`; longer ones go to {@link LineVisitor.tooLong}. */
   readonly maxLineBytes?: number;
+  /** Refuse a symbolic link (ELOOP) instead of following it. */
+  readonly noFollow?: boolean;
 }
 
 export interface LineVisitor {
@@ -35,7 +37,7 @@ export interface LineVisitor {
  */
 export async function readLines(filePath: string, visitor: LineVisitor, options: LineReadOptions = {}): Promise<void> {
   const limit = options.maxLineBytes ?? DEFAULT_MAX_LINE_BYTES;
-  const { handle } = await openRegularFile(filePath);
+  const { handle } = await openRegularFile(filePath, { noFollow: options.noFollow === true });
   try {
     const buffer = Buffer.allocUnsafe(READ_CHUNK_BYTES);
     // The current line so far: copied pieces from earlier chunks, and its total byte length.

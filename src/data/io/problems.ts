@@ -83,7 +83,13 @@ export type ProblemCode =
   /** A `read_step_info` run that could not be found, opened or verified. */
   | 'trajectory-not-found'
   /** A SWE-bench harness report that could not be read. */
-  | 'resolution-report-invalid';
+  | 'resolution-report-invalid'
+  /** An audit folder reached through a link, or an audit log that is not a regular file (link, FIFO, folder): not read. */
+  | 'audit-file-refused'
+  /** An event whose `author` is not the author its file belongs to: it does nothing. */
+  | 'audit-author-mismatch'
+  /** An event id that names different events (in two files, or with different content): none of them takes effect. */
+  | 'audit-duplicate-id';
 
 /** One problem, located in a data file. */
 export interface Problem {

@@ -19,10 +19,11 @@ export class NotRegularFileError extends Error {
  * Opens `filePath` for reading and returns the handle with its size, or throws (errno errors, or
  * {@link NotRegularFileError}). `O_NONBLOCK` makes opening a FIFO without a writer return at once
  * instead of hanging; `fstat` on the open handle then refuses it, with no window in which the
- * path could be swapped between the check and the read.
+ * path could be swapped between the check and the read. With `noFollow`, a symbolic link is
+ * refused too (ELOOP) rather than followed.
  */
-export async function openRegularFile(filePath: string): Promise<{ handle: FileHandle; size: number; mtimeMs: number }> {
-  const handle = await open(filePath, constants.O_RDONLY | constants.O_NONBLOCK);
+export async function openRegularFile(filePath: string, options: { readonly noFollow?: boolean } = {}): Promise<{ handle: FileHandle; size: number; mtimeMs: number }> {
+  const handle = await open(filePath, constants.O_RDONLY | constants.O_NONBLOCK | (options.noFollow === true ? (constants.O_NOFOLLOW ?? 0) : 0));
   try {
     const info = await handle.stat();
     if (!info.isFile()) throw new NotRegularFileError(filePath, info.isDirectory());

@@ -196,7 +196,7 @@ describe('readAuditFolder', () => {
 
   it('a missing folder is an empty audit', async () => {
     const read = await readAuditFolder(path.join(dir, 'does-not-exist'));
-    assert.deepEqual(read, { events: [], effectiveRemovals: [], accepted: [], conflicts: [], problems: [] });
+    assert.deepEqual(read, { events: [], effectiveRemovals: [], accepted: [], conflicts: [], disputedIds: [], problems: [] });
   });
 });
 
