@@ -14,6 +14,7 @@ export * from './formats/lineCountsFile';
 export * from './workspace/misses';
 export * from './workspace/patchReach';
 export * from './io/paths';
+export { readSmallTextFile } from './io/regularFile';
 export * from './io/problems';
 export * from './formats/records';
 export * from './workspace/scoring';

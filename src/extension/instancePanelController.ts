@@ -3,16 +3,22 @@
  * instance, store changes that alter the view update it, "open diff" shows the snapshot file next
  * to the gold patch applied to it, and a read step reveals its lines in the editor.
  */
-import { readFile } from 'node:fs/promises';
 import * as vscode from 'vscode';
 import { patchedText } from '../core/unifiedDiff';
-import { coreRemovalsByAuthor, instanceAgreement, resolveInSnapshot, RESOLVE_FAILURE_TEXT } from '../data';
+import { coreRemovalsByAuthor, instanceAgreement, readSmallTextFile, resolveInSnapshot, RESOLVE_FAILURE_TEXT } from '../data';
 import { safeNotificationText as safe } from '../shared/escape';
 import { InstancePanel } from './instancePanel';
 import { agreementEntries, buildInstanceState } from './instanceState';
 import { changesView, type Store } from './store';
 
 export const PATCHED_SCHEME = 'swe-explore-patched';
+
+/**
+ * The patched side of a diff is built in memory from the whole base file, so the base is read
+ * only up to this size (a source file the gold patch edits is far smaller); a larger file is
+ * refused with a message instead of being read whole.
+ */
+const MAX_DIFF_BASE_BYTES = 32 * 1024 * 1024;
 
 /** Read-only documents holding a file with the gold patch applied (content providers cannot be edited). */
 class PatchedContentProvider implements vscode.TextDocumentContentProvider {
@@ -45,7 +51,13 @@ export function registerInstancePanel(store: Store, extensionUri: vscode.Uri, lo
     let baseText: string;
     if (resolved.ok) {
       base = vscode.Uri.file(resolved.real);
-      baseText = await readFile(resolved.real, 'utf8');
+      const text = await readSmallTextFile(resolved.real, MAX_DIFF_BASE_BYTES).catch(() => null);
+      if (text === undefined || text === null) {
+        const why = text === undefined ? `is larger than ${MAX_DIFF_BASE_BYTES / 1024 / 1024} MB` : 'cannot be read';
+        void vscode.window.showWarningMessage(`SWE-Explore: the snapshot's ${safe(path)} ${why}; no diff is built.`);
+        return;
+      }
+      baseText = text;
     } else if (resolved.reason === 'missing') {
       // A file the patch creates has no base: diff against an empty document.
       base = vscode.Uri.from({ scheme: PATCHED_SCHEME, path: `/${view.instance.instanceId}/base/${path}` });

@@ -542,20 +542,14 @@ export function removedText(fileText: string, start: number, end: number): strin
   return out.join('\n');
 }
 
-/** Hex SHA-256 of {@link removedText}: what a remove event records as `text_sha`. */
+/**
+ * Hex SHA-256 of {@link removedText}: what a remove event records as `text_sha`. The definition;
+ * files are hashed streaming by `streamedTextShas` (drift.ts), which gives the same value.
+ */
 export function textSha(fileText: string, start: number, end: number): string {
   return createHash('sha256')
     .update(removedText(fileText, start, end), 'utf8')
     .digest('hex');
-}
-
-/**
- * Whether a removal still covers the text it was made on: `matches`, `drifted` (the snapshot
- * changed under it; the removal is flagged, never moved), or `unchecked` (no `text_sha` recorded).
- */
-export function driftStatus(removal: Pick<RemoveEvent, 'start' | 'end' | 'textSha'>, fileText: string): 'matches' | 'drifted' | 'unchecked' {
-  if (removal.textSha === null) return 'unchecked';
-  return textSha(fileText, removal.start, removal.end) === removal.textSha ? 'matches' : 'drifted';
 }
 
 /** The problem reported for a drifted removal, located at its audit line. */

@@ -3,7 +3,6 @@
  * `swe-explore audit-impact` and the extension's Export Corrected Bench / Show Audit Impact, so
  * that both surfaces load, drift-check, count and score an audit the same way.
  */
-import { readFile } from 'node:fs/promises';
 import {
   agreementImpactLines,
   applyRemovals,
@@ -26,11 +25,11 @@ import {
   type Removal,
 } from '../../core';
 import type { LineCountCache } from '../workspace/lineCounts';
-import { resolveInSnapshot } from '../io/paths';
 import type { Problem } from '../io/problems';
 import { scoreRows, type ScoreResult, type ScoringOptions } from '../workspace/scoring';
 import { groundTruthPaths, instanceLineCounts, type InstanceEntry, type WorkspaceModel } from '../workspace/workspace';
-import { coreRemovalsByAuthor, driftProblem, driftStatus, readAuditFolder, removalsByInstance, type RemoveEvent } from './auditLog';
+import { coreRemovalsByAuthor, readAuditFolder, removalsByInstance, type AuditFolder, type RemoveEvent } from './auditLog';
+import { checkDrift } from './drift';
 import { exportCorrectedBench } from './exportBench';
 
 /** The effective removals of bench instances, with the audit's problems, drift flags and removals of unknown instances reported. */
@@ -44,49 +43,63 @@ export interface LoadedAudit {
   readonly problems: Problem[];
 }
 
-export async function loadAudit(model: WorkspaceModel, auditDir: string): Promise<LoadedAudit> {
-  const audit = await readAuditFolder(auditDir);
-  const problems: Problem[] = [...audit.problems];
+/** An audit folder checked against the loaded bench: see {@link checkAuditAgainstBench}. */
+export interface BenchAuditCheck {
+  /** Effective removals of bench instances, per instance, in log order. */
+  readonly events: Map<string, RemoveEvent[]>;
+  /** Ids of effective removals whose text no longer matches the snapshot. */
+  readonly drifted: Set<string>;
+  /** Removals of instances the bench does not contain, and drifted removals. */
+  readonly problems: Problem[];
+}
+
+/**
+ * The one check of an audit against a workspace, for the CLI and the extension alike: effective
+ * removals grouped by bench instance, removals of instances the bench lacks reported
+ * (`unknown-instance`; only once a bench is loaded — with none, every removal would be "unknown"),
+ * and the drift check streamed over the snapshots ({@link checkDrift}).
+ */
+export async function checkAuditAgainstBench(model: WorkspaceModel, audit: Pick<AuditFolder, 'effectiveRemovals'>): Promise<BenchAuditCheck> {
+  const problems: Problem[] = [];
   const events = new Map<string, RemoveEvent[]>();
   for (const event of audit.effectiveRemovals) {
     if (!model.instances.has(event.instanceId)) {
-      problems.push({
-        file: event.file,
-        line: event.line,
-        severity: 'warning',
-        code: 'unknown-instance',
-        message: `removal for ${JSON.stringify(event.instanceId)}, which the bench does not contain; ignored`,
-        instanceId: event.instanceId,
-      });
+      if (model.benchFile !== undefined) {
+        problems.push({
+          file: event.file,
+          line: event.line,
+          severity: 'warning',
+          code: 'unknown-instance',
+          message: `removal for ${JSON.stringify(event.instanceId)}, which the bench does not contain; ignored`,
+          instanceId: event.instanceId,
+        });
+      }
       continue;
     }
     let list = events.get(event.instanceId);
     if (list === undefined) events.set(event.instanceId, (list = []));
     list.push(event);
   }
+  const inBench: RemoveEvent[] = [];
+  for (const list of events.values()) for (const event of list) inBench.push(event);
+  const drift = await checkDrift(inBench, (instanceId) => model.instances.get(instanceId)?.snapshotRoot);
+  for (const problem of drift.problems) problems.push(problem);
+  return { events, drifted: drift.drifted, problems };
+}
+
+export async function loadAudit(model: WorkspaceModel, auditDir: string): Promise<LoadedAudit> {
+  const audit = await readAuditFolder(auditDir);
+  const problems: Problem[] = [...audit.problems];
+  const checked = await checkAuditAgainstBench(model, audit);
+  for (const problem of checked.problems) problems.push(problem);
+  const events = checked.events;
   const audited = new Set<string>(events.keys());
   const accepted = audit.accepted.filter((a) => model.instances.has(a.instanceId));
   for (const { instanceId } of accepted) audited.add(instanceId);
   const coreRemovedByAuthor = coreRemovalsByAuthor({ effectiveRemovals: audit.effectiveRemovals.filter((e) => model.instances.has(e.instanceId)), accepted });
   const removals = new Map<string, Removal[]>();
   for (const [instanceId, list] of events) removals.set(instanceId, removalsByInstance(list).get(instanceId) ?? []);
-  for (const [instanceId, list] of events) await checkDrift(model.instances.get(instanceId)!, list, problems);
   return { removals, events, audited, coreRemovedByAuthor, problems };
-}
-
-/** Flags removals whose recorded text no longer matches the snapshot (never moves them). */
-async function checkDrift(entry: InstanceEntry, events: readonly RemoveEvent[], problems: Problem[]): Promise<void> {
-  if (entry.snapshotRoot === undefined) return;
-  const texts = new Map<string, string | undefined>();
-  for (const event of events) {
-    if (event.textSha === null) continue;
-    if (!texts.has(event.path)) {
-      const resolved = await resolveInSnapshot(entry.snapshotRoot, event.path);
-      texts.set(event.path, resolved.ok ? await readFile(resolved.real, 'utf8').catch(() => undefined) : undefined);
-    }
-    const text = texts.get(event.path);
-    if (text !== undefined && driftStatus(event, text) === 'drifted') problems.push(driftProblem(event));
-  }
 }
 
 /** Line counts of an instance's ground-truth-region paths (plus `extra`), problems collected. */

@@ -43,3 +43,14 @@ export async function readRegularFile(filePath: string): Promise<Buffer> {
     await handle.close();
   }
 }
+
+/** The text of a regular file of at most `maxBytes` bytes, or `undefined` (nothing read) when it is larger. */
+export async function readSmallTextFile(filePath: string, maxBytes: number): Promise<string | undefined> {
+  const { handle, size } = await openRegularFile(filePath);
+  try {
+    if (size > maxBytes) return undefined;
+    return (await handle.readFile()).toString('utf8');
+  } finally {
+    await handle.close();
+  }
+}

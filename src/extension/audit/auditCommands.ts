@@ -3,10 +3,9 @@
  * restore one, accept an instance as audited, and keyboard triage. Every command only appends to
  * the audit log; the store picks the change up from there.
  */
-import { readFile } from 'node:fs/promises';
 import * as vscode from 'vscode';
 import { rangeIntersectionSize, type IntervalSet } from '../../core';
-import { acceptEvent, removeEvent, resolveInSnapshot, restoreEvent, textSha, type RemoveEvent } from '../../data';
+import { acceptEvent, fileTextSha, removeEvent, resolveInSnapshot, restoreEvent, type RemoveEvent } from '../../data';
 import { safeNotificationText as safe } from '../../shared/escape';
 import { snapshotPathOf } from '../snapshot';
 import type { InstanceView, Store } from '../store';
@@ -94,14 +93,14 @@ function describeLayer(layer: Layer): string {
   return layer.layer === 'core' ? 'core' : `optional · ${layer.model ?? 'every model'}`;
 }
 
-/** The removed text's hash, from the file on disk (what drift checks compare against). */
+/** The removed text's hash, streamed from the file on disk (what drift checks compare against). */
 async function shaOf(view: InstanceView, span: Span): Promise<string | null> {
   const root = view.instance.snapshotRoot;
   if (root === undefined) return null;
   const resolved = await resolveInSnapshot(root, span.path);
   if (!resolved.ok) return null;
   try {
-    return textSha(await readFile(resolved.real, 'utf8'), span.start, span.end);
+    return await fileTextSha(resolved.real, span.start, span.end);
   } catch {
     return null;
   }

@@ -3,17 +3,14 @@
  * (with drift checks) and appending events. The log is only ever appended to through
  * `appendAuditEvent`; another window's appends reach the store through a file watcher.
  */
-import { readFile } from 'node:fs/promises';
 import * as path from 'node:path';
 import * as vscode from 'vscode';
 import {
   AUDIT_FOLDER,
   appendAuditEvent,
+  checkAuditAgainstBench,
   defaultAuthor,
-  driftProblem,
-  driftStatus,
   readAuditFolder,
-  resolveInSnapshot,
   sanitizeAuthor,
   REMOVAL_REASONS,
   type AuditWireEvent,
@@ -137,39 +134,10 @@ export class AuditController extends Disposable {
     const dir = this.dir;
     if (dir === undefined) return;
     const folder = await readAuditFolder(dir);
-    const problems: Problem[] = [...folder.problems];
-    const drifted = new Set<string>();
-    const texts = new Map<string, Promise<string | undefined>>();
-    const model = this.store.data;
-    for (const event of folder.effectiveRemovals) {
-      const entry = model.instances.get(event.instanceId);
-      if (entry === undefined) {
-        if (model.instances.size > 0) {
-          problems.push({
-            file: event.file,
-            line: event.line,
-            severity: 'warning',
-            code: 'unknown-instance',
-            message: `removal for ${JSON.stringify(event.instanceId)}, which the bench does not contain; ignored`,
-            instanceId: event.instanceId,
-          });
-        }
-        continue;
-      }
-      const root = entry.snapshotRoot;
-      if (event.textSha === null || root === undefined) continue;
-      const key = `${root}\u0000${event.path}`;
-      let text = texts.get(key);
-      if (text === undefined) {
-        text = resolveInSnapshot(root, event.path).then((resolved) => (resolved.ok ? readFile(resolved.real, 'utf8').catch(() => undefined) : undefined));
-        texts.set(key, text);
-      }
-      const fileText = await text;
-      if (fileText !== undefined && driftStatus(event, fileText) === 'drifted') {
-        drifted.add(event.id);
-        problems.push(driftProblem(event));
-      }
-    }
+    // The same check as `swe-explore export|audit-impact`: unknown instances and streamed drift.
+    const checked = await checkAuditAgainstBench(this.store.data, folder);
+    const problems: Problem[] = [...folder.problems, ...checked.problems];
+    const drifted = checked.drifted;
     if (generation !== this.generation || this.isDisposed) return;
     this.store.setAudit(toAuditState(folder, drifted));
     this.problemsValue = problems;
