@@ -116,7 +116,14 @@ async function measure(name: string, n: number): Promise<Result> {
     case 'kappa': {
       const { instanceAgreement } = await import('../src/data/audit/workspaceAudit');
       const { agreementImpactLines } = await import('../src/core');
-      const groundTruth = { coreRegions: [{ path: 'a.py', start: 1, end: 100 }], coreFiles: ['a.py'], optionalRegionsByModel: {}, optionalFilesByModel: {}, modifiedFiles: ['a.py'], mainFiles: ['a.py'] };
+      const groundTruth = {
+        coreRegions: [{ path: 'a.py', start: 1, end: 100 }],
+        coreFiles: ['a.py'],
+        optionalRegionsByModel: {},
+        optionalFilesByModel: {},
+        modifiedFiles: ['a.py'],
+        mainFiles: ['a.py'],
+      };
       const byAuthor = new Map<string, Map<string, [number, number][]>>();
       for (let a = 0; a < n; a++) byAuthor.set(`author-${a}`, a % 2 === 0 ? new Map() : new Map([['a.py', [[a % 100 || 1, a % 100 || 1]]]]));
       let lines = 0;
@@ -148,7 +155,13 @@ async function measure(name: string, n: number): Promise<Result> {
       mkdirSync(auditDir, { recursive: true });
       const sha = 'a'.repeat(64);
       const events = files.map((f, i) =>
-        JSON.stringify(removeEvent({ instanceId: 'x__y-1', layer: 'core', model: null, path: f, start: lines - 10, end: lines - 5, reason: 'other', note: null, author: 'alice', textSha: sha }, new Date(), `r${i}`)),
+        JSON.stringify(
+          removeEvent(
+            { instanceId: 'x__y-1', layer: 'core', model: null, path: f, start: lines - 10, end: lines - 5, reason: 'other', note: null, author: 'alice', textSha: sha },
+            new Date(),
+            `r${i}`,
+          ),
+        ),
       );
       writeFileSync(path.join(auditDir, 'alice.jsonl'), `${events.join('\n')}\n`);
       const model = await loadWorkspace({ benchFile: path.join(dir, 'bench.jsonl'), predictionFiles: [] });
@@ -218,7 +231,9 @@ async function main(): Promise<void> {
       const doubled = sizes[times.length - 2] !== undefined && n === 2 * sizes[times.length - 2]!;
       if (doubled && previous > 0) exponent = Math.max(1, Math.log2(r.ms / previous));
       const doubling = doubled ? ` ×${(r.ms / previous).toFixed(2)}/doubling` : '';
-      process.stdout.write(`${name.padEnd(14)} n=${String(n).padStart(9)}  ${r.ms.toFixed(1).padStart(9)} ms  ${String(r.rssMB).padStart(5)} MB peak RSS${doubling}${r.note === undefined ? '' : `  (${r.note})`}\n`);
+      process.stdout.write(
+        `${name.padEnd(14)} n=${String(n).padStart(9)}  ${r.ms.toFixed(1).padStart(9)} ms  ${String(r.rssMB).padStart(5)} MB peak RSS${doubling}${r.note === undefined ? '' : `  (${r.note})`}\n`,
+      );
       if (!(r.ms < GIVE_UP_MS)) break;
     }
   }

@@ -124,10 +124,10 @@ export const MAX_COUNT_ARGUMENT = 1_000_000_000;
  * `0x10` and `-1` are refused, and the bound keeps every accepted value a safe integer (past 2^53
  * Number() silently rounds).
  */
-export function parseCount(value: string, flag: string, min = 1): number {
+export function parseCount(value: string, flag: string, min = 1, max = MAX_COUNT_ARGUMENT): number {
   const parsed = /^\d+$/.test(value) ? Number(value) : Number.NaN;
-  if (!Number.isSafeInteger(parsed) || parsed < min || parsed > MAX_COUNT_ARGUMENT) {
-    throw new UsageError(`${flag} takes a whole number from ${min} to ${MAX_COUNT_ARGUMENT}, got ${JSON.stringify(value)}`);
+  if (!Number.isSafeInteger(parsed) || parsed < min || parsed > max) {
+    throw new UsageError(`${flag} takes a whole number from ${min} to ${max}, got ${JSON.stringify(value)}`);
   }
   return parsed;
 }

@@ -4,20 +4,19 @@
  * Both load through the workspace model and score through `src/data/scoring`, exactly like
  * `score`; the only difference is the ground truth handed to the scorer (the audited one).
  */
-import { realpath } from 'node:fs/promises';
-import * as path from 'node:path';
 import { removalEffects, type LineCounts } from '../core';
 import {
   computeAuditImpact,
-  correctedBenchLines,
   defaultExportFile,
   exportRootFor,
+  exportTargetRefusal,
   LineCountCache,
   loadAudit,
   loadWorkspace,
   renderImpactCsv,
   renderImpactMarkdown,
   writeBenchExport,
+  writeCorrectedBench,
   type LoadedAudit,
   type Problem,
   type ScoringOptions,
@@ -50,7 +49,8 @@ export async function runExport(argv: string[]): Promise<number> {
     // Exports land under .swe-explore/ (never where the bench glob looks) and are registered there.
     const root = exportRootFor(values.audit, sources.benchFile);
     const output = values.output ?? defaultExportFile(root, sources.benchFile);
-    if (await sameFile(output, sources.benchFile)) throw new UsageError('-o names the bench file itself; the bench is never modified');
+    const refusal = await exportTargetRefusal(output, sources.benchFile, values.audit);
+    if (refusal !== undefined) throw new UsageError(`-o ${refusal}`);
 
     const model = await loadWorkspace(sources);
     const problems: Problem[] = [...model.problems];
@@ -63,12 +63,10 @@ export async function runExport(argv: string[]): Promise<number> {
     }
     const audit = await loadAudit(model, values.audit);
     for (const problem of audit.problems) problems.push(problem);
-    const { lines, counts } = await correctedBenchLines(model, audit, new LineCountCache(), problems);
-    reportNoEffect(model, audit, counts);
-
-    await writeBenchExport(output, lines.length === 0 ? '' : `${lines.join('\n')}\n`, { root, benchFile: sources.benchFile });
+    const written = await writeCorrectedBench(model, audit, new LineCountCache(), problems, (content) => writeBenchExport(output, content, { root, benchFile: sources.benchFile }));
+    reportNoEffect(model, audit, written.counts);
     printProblems(problems);
-    process.stderr.write(`wrote ${lines.length} record(s), ${audit.removals.size} with removals, to ${escapeForTerminal(output)}\n`);
+    process.stderr.write(`wrote ${written.records} record(s), ${audit.removals.size} with removals, to ${escapeForTerminal(output)}\n`);
     return audit.problems.some((p) => p.severity === 'error') ? 1 : 0;
   });
 }
@@ -87,13 +85,26 @@ function reportNoEffect(model: WorkspaceModel, audit: LoadedAudit, counts: Reado
   }
 }
 
-async function sameFile(a: string, b: string): Promise<boolean> {
-  if (path.resolve(a) === path.resolve(b)) return true;
-  try {
-    return (await realpath(a)) === (await realpath(b));
-  } catch {
-    return false;
-  }
+/**
+ * Random audits `--null` runs at most: each rescores the whole workspace, so 100,000 is already
+ * hours on a full benchmark, and a mistyped 1e9 would be weeks.
+ */
+export const MAX_NULL_TRIALS = 100_000;
+
+/** Seconds between two progress lines of the null model. */
+const PROGRESS_EVERY_MS = 1_000;
+
+/** Progress of the null model on stderr: one line a second or so, and the last one; rewritten in place on a terminal. */
+function nullProgress(): (done: number, total: number) => void {
+  let last = 0;
+  const tty = process.stderr.isTTY;
+  return (done, total) => {
+    const now = Date.now();
+    if (done < total && now - last < PROGRESS_EVERY_MS) return;
+    last = now;
+    const text = `null model: ${done}/${total} random audits`;
+    process.stderr.write(tty ? `\r${text}${done === total ? '\n' : ''}` : `${text}\n`);
+  };
 }
 
 /** `swe-explore audit-impact …`: the report as JSON lines, Markdown or CSV. Exit 1 when an input line was rejected. */
@@ -113,7 +124,7 @@ export async function runAuditImpact(argv: string[]): Promise<number> {
     if (sources.predictionFiles.length === 0) throw new UsageError('audit-impact needs at least one --preds file');
     const profile = parseProfile(values.profile);
     const format = parseFormat(values.format, ['json', 'md', 'csv']);
-    const trials = values.null === undefined ? 0 : parseCount(values.null, '--null');
+    const trials = values.null === undefined ? 0 : parseCount(values.null, '--null', 1, MAX_NULL_TRIALS);
     if (trials > 0 && values.seed === undefined) throw new UsageError('--null needs --seed S, so the random audits can be reproduced');
     // 0 is a seed like any other.
     const seed = values.seed === undefined ? 0 : parseCount(values.seed, '--seed', 0);
@@ -124,7 +135,7 @@ export async function runAuditImpact(argv: string[]): Promise<number> {
     const audit = await loadAudit(model, values.audit);
     for (const problem of audit.problems) problems.push(problem);
 
-    const report = await computeAuditImpact(model, audit, { profile, k: options.k, trials, seed }, new LineCountCache(), problems);
+    const report = await computeAuditImpact(model, audit, { profile, k: options.k, trials, seed, onNullTrial: nullProgress() }, new LineCountCache(), problems);
 
     printProblems(problems);
     if (format === 'json') for (const line of report) process.stdout.write(`${jsonForTerminal(line)}\n`);
@@ -138,8 +149,10 @@ export const EXPORT_VERB: Verb = {
   summary: 'the bench with the audit applied, written to .swe-explore/exports/',
   usage: 'swe-explore export --bench B.jsonl --audit DIR [--repos DIR | --line-counts COUNTS.json] [-o OUT]',
   details: `Writes the bench with every effective removal of the audit folder applied: records in their
-order, untouched records byte-for-byte, changed records with only the changed ground_truth lists
-rewritten, through a temporary file renamed into place. The bench itself is never modified.
+order, untouched records byte-for-byte (invalid UTF-8 included), changed records with only the
+changed ground_truth lists rewritten, through a temporary file renamed into place. Neither the
+bench nor anything inside the audit folder is ever written (OUT is compared by real path, so a
+symlink or a .. cannot get around it).
 Scoring the output gives exactly audit-impact's "after" numbers.
 
 Default output: <root>/.swe-explore/exports/<bench>.audited.jsonl, where <root> holds the audit
@@ -169,9 +182,11 @@ export const AUDIT_IMPACT_VERB: Verb = {
   details: `Macro metrics before and after the audit per explorer and per audited instance, explorer
 rankings with Kendall's τ-b (precision, recall, nDCG@500, HitFile, context efficiency), removals
 per reason, and Cohen's κ between each pair of authors who audited an instance (with the core
-lines in dispute); with --null, τ of N random audits of the same size.
+lines in dispute) — above 30 authors on one instance, one Fleiss' κ over all of them instead;
+with --null, τ of N random audits of the same size (N at most 100000; progress on stderr).
 
-json (default): {"kind":"explorer"|"instance"|"ranking"|"reason"|"agreement"|"null",…} lines.
+json (default): {"kind":"explorer"|"instance"|"ranking"|"reason"|"agreement"|"agreement_fleiss"|"null",…}
+lines.
 
 Flags:
   --bench B.jsonl            the bench (required)
@@ -179,9 +194,10 @@ Flags:
   --audit DIR                the audit folder, usually .swe-explore/audit (required)
   --repos, --line-counts, --profile, --k
                              as for score
-  --null N --seed S          also N random audits of the same size, seeded (reproducible)
+  --null N --seed S          also N (1…100000) random audits of the same size, seeded (reproducible)
   --format json|md|csv       json (default), a Markdown report, or CSV
 
-Exit 0; 1 when an input line was rejected; 2 on a usage error.`,
+Exit 0; 1 when an input line was rejected or the audit has an error (a log that is a link or a
+FIFO, an event in another author's name, an event id used twice); 2 on a usage error.`,
   run: runAuditImpact,
 };

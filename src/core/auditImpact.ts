@@ -243,6 +243,8 @@ export interface NullModelInput {
    * unchanged), skipping instances whose core becomes empty, exactly as the real "after" rows.
    */
   readonly scoreAfter: (removalsByInstance: ReadonlyMap<string, readonly Removal[]>) => readonly ImpactRow[] | Promise<readonly ImpactRow[]>;
+  /** Called after each trial with the trials done so far (for a progress display). */
+  readonly onTrial?: (done: number, total: number) => void;
 }
 
 /**
@@ -367,6 +369,7 @@ export async function nullModelImpact(input: NullModelInput): Promise<NullImpact
       const tau = kendallTauB(macroValues(explorers, beforeMacro, metric), macroValues(explorers, trialMacro, metric));
       if (tau !== null) taus.get(metric)!.push(tau);
     }
+    input.onTrial?.(trial + 1, input.trials);
   }
   return RANKING_METRICS.map((metric) => {
     const sorted = taus.get(metric)!.sort((a, b) => a - b);

@@ -13,7 +13,7 @@
  */
 import { execFile } from 'node:child_process';
 import { createHash, randomUUID } from 'node:crypto';
-import { constants } from 'node:fs';
+import { constants, type Dirent } from 'node:fs';
 import { lstat, mkdir, open, readdir, realpath, type FileHandle } from 'node:fs/promises';
 import * as os from 'node:os';
 import * as path from 'node:path';
@@ -221,7 +221,13 @@ class AuditLineParser {
   }
 
   tooLong(lineNumber: number, bytes: number, limit: number): void {
-    this.problems.push({ file: this.file, line: lineNumber, severity: 'error', code: 'audit-event-invalid', message: `the line is ${bytes} bytes, longer than the ${limit}-byte limit; it is skipped` });
+    this.problems.push({
+      file: this.file,
+      line: lineNumber,
+      severity: 'error',
+      code: 'audit-event-invalid',
+      message: `the line is ${bytes} bytes, longer than the ${limit}-byte limit; it is skipped`,
+    });
   }
 }
 
@@ -428,7 +434,7 @@ export async function readAuditFolder(dir: string, options: AuditReadOptions = {
   } catch (error) {
     return { ...EMPTY_AUDIT_FOLDER, problems: [ioProblem(dir, error)] };
   }
-  let entries: import('node:fs').Dirent[];
+  let entries: Dirent[];
   try {
     entries = await readdir(dir, { withFileTypes: true });
   } catch (error) {
@@ -446,9 +452,17 @@ export async function readAuditFolder(dir: string, options: AuditReadOptions = {
     }
     const parser = new AuditLineParser(file);
     try {
-      await readLines(file, { line: (bytes, line, terminated) => parser.push(bytes.toString('utf8'), line, terminated), tooLong: (line, bytes, limit) => parser.tooLong(line, bytes, limit) }, { noFollow: true });
+      await readLines(
+        file,
+        { line: (bytes, line, terminated) => parser.push(bytes.toString('utf8'), line, terminated), tooLong: (line, bytes, limit) => parser.tooLong(line, bytes, limit) },
+        { noFollow: true },
+      );
     } catch (error) {
-      problems.push(errnoCode(error) === 'ELOOP' ? { file, line: 0, severity: 'error', code: 'audit-file-refused', message: 'the audit log is a symbolic link, not a regular file; it is not read' } : ioProblem(file, error));
+      problems.push(
+        errnoCode(error) === 'ELOOP'
+          ? { file, line: 0, severity: 'error', code: 'audit-file-refused', message: 'the audit log is a symbolic link, not a regular file; it is not read' }
+          : ioProblem(file, error),
+      );
       continue;
     }
     const owner = entry.name.slice(0, -'.jsonl'.length);
@@ -715,7 +729,8 @@ async function openAuditFileForAppend(root: string, dir: string, file: string): 
   try {
     handle = await open(file, APPEND_FLAGS, 0o644);
   } catch (error) {
-    if (errnoCode(error) === 'ELOOP') throw new AuditWriteRefusedError(`refusing to write the audit log: ${file} is a symbolic link; the audit log is only appended to a regular file inside the workspace`);
+    if (errnoCode(error) === 'ELOOP')
+      throw new AuditWriteRefusedError(`refusing to write the audit log: ${file} is a symbolic link; the audit log is only appended to a regular file inside the workspace`);
     throw error;
   }
   try {

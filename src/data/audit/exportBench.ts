@@ -8,10 +8,11 @@
  * is never modified; the result goes to a new file via {@link writeFileAtomically}.
  */
 import { randomUUID } from 'node:crypto';
-import { open, rename, unlink } from 'node:fs/promises';
+import { open, realpath, rename, unlink } from 'node:fs/promises';
 import * as path from 'node:path';
 import { applyRemovals, type GroundTruth, type LineCounts, type Region, type Removal } from '../../core';
 import { toGroundTruth } from '../formats/records';
+import { errnoCode, isWithin } from '../io/paths';
 import type { BenchRecord } from '../formats/schemas';
 
 /** One bench line as read: its exact text and the record parsed from it. */
@@ -286,18 +287,25 @@ function detectStyle(text: string, start: number, end: number): JsonStyle {
 
 // ---------------------------------------------------------------------------------------------
 
+/** What an atomic write receives: whole text, or a producer that writes the content piece by piece. */
+export type FileContent = string | ((write: (piece: Buffer | string) => Promise<void>) => Promise<void>);
+
 /**
- * Writes `text` to `filePath` so that readers see the old file or the new one, never a mix:
+ * Writes `content` to `filePath` so that readers see the old file or the new one, never a mix:
  * a temporary file in the same folder, fsynced, then renamed into place (the folder is fsynced
  * too where the platform allows). On failure the temporary file is removed.
  */
-export async function writeFileAtomically(filePath: string, text: string): Promise<void> {
+export async function writeFileAtomically(filePath: string, content: FileContent): Promise<void> {
   const dir = path.dirname(filePath);
   const temp = path.join(dir, `.${path.basename(filePath)}.${randomUUID()}.tmp`);
   const handle = await open(temp, 'wx');
   try {
     try {
-      await handle.writeFile(text, 'utf8');
+      if (typeof content === 'string') await handle.writeFile(content, 'utf8');
+      else
+        await content(async (piece) => {
+          await handle.write(typeof piece === 'string' ? Buffer.from(piece, 'utf8') : piece);
+        });
       await handle.sync();
     } finally {
       await handle.close();
@@ -317,4 +325,32 @@ export async function writeFileAtomically(filePath: string, text: string): Promi
   } catch {
     // Directories cannot be opened or fsynced on every platform (Windows); the rename stands.
   }
+}
+
+/** The real path `p` names, or will name once created: its folder resolved, symlinks and `..` included. */
+async function realTarget(p: string): Promise<string> {
+  try {
+    return await realpath(p);
+  } catch (error) {
+    if (errnoCode(error) !== 'ENOENT') throw error;
+  }
+  // A new file (or a dangling link, which the rename replaces): where its folder really is.
+  try {
+    return path.join(await realpath(path.dirname(p)), path.basename(p));
+  } catch {
+    return path.resolve(p);
+  }
+}
+
+/**
+ * Why an export must not write `output`, or `undefined` when it may: the bench file itself (the
+ * bench is never modified) and anything inside the audit folder (an export must never replace an
+ * audit log) are refused, compared by real path so a symlink or a `..` cannot get around it.
+ */
+export async function exportTargetRefusal(output: string, benchFile: string, auditDir: string): Promise<string | undefined> {
+  const target = await realTarget(output);
+  if (target === (await realTarget(benchFile))) return 'names the bench file itself; the bench is never modified';
+  const audit = await realTarget(auditDir);
+  if (isWithin(audit, target)) return `lies inside the audit folder ${auditDir}; an export never writes there`;
+  return undefined;
 }

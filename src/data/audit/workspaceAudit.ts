@@ -30,7 +30,8 @@ import { scoreRows, type ScoreResult, type ScoringOptions } from '../workspace/s
 import { groundTruthPaths, instanceLineCounts, type InstanceEntry, type WorkspaceModel } from '../workspace/workspace';
 import { coreRemovalsByAuthor, readAuditFolder, removalsByInstance, type AuditFolder, type RemoveEvent } from './auditLog';
 import { checkDrift } from './drift';
-import { exportCorrectedBench } from './exportBench';
+import { readLines } from '../io/lineReader';
+import { exportCorrectedBench, type FileContent } from './exportBench';
 
 /** The effective removals of bench instances, with the audit's problems, drift flags and removals of unknown instances reported. */
 export interface LoadedAudit {
@@ -111,22 +112,73 @@ export async function auditLineCounts(model: WorkspaceModel, entry: InstanceEntr
   return counted.counts;
 }
 
-/** The corrected bench's lines (see `exportCorrectedBench`), with the counts used for each audited instance. */
-export async function correctedBenchLines(
+/** What {@link writeCorrectedBench} wrote. */
+export interface CorrectedBench {
+  readonly records: number;
+  /** Line counts used for each audited instance. */
+  readonly counts: Map<string, LineCounts>;
+}
+
+const UTF8_BOM = Buffer.from([0xef, 0xbb, 0xbf]);
+
+/** Output is handed to the file in pieces of about this size. */
+const WRITE_BATCH_BYTES = 4 * 1024 * 1024;
+
+/**
+ * Writes the corrected bench through `write` (an atomic writer, see `writeFileAtomically`): records in their
+ * order, one a line. A record no removal changes is copied from the bench file as bytes — invalid
+ * UTF-8 included, only its line ending normalised to `\n` and a first-line BOM dropped, as the
+ * reader does — by streaming the file again; a changed record is its text with only the changed
+ * `ground_truth` lists rewritten (see `exportCorrectedBench`). Throws, writing nothing, when the
+ * bench file no longer holds the records that were loaded.
+ */
+export async function writeCorrectedBench(
   model: WorkspaceModel,
   audit: LoadedAudit,
   cache: LineCountCache,
   problems: Problem[],
-): Promise<{ readonly lines: string[]; readonly counts: Map<string, LineCounts> }> {
+  write: (content: FileContent) => Promise<unknown>,
+): Promise<CorrectedBench> {
+  const benchFile = model.benchFile;
+  if (benchFile === undefined) throw new Error('no bench file is loaded');
   const counts = new Map<string, LineCounts>();
   for (const instanceId of audit.removals.keys()) counts.set(instanceId, await auditLineCounts(model, model.instances.get(instanceId)!, cache, problems));
-  const lines = exportCorrectedBench(
-    model.benchItems.map((item) => ({ raw: item.raw, record: item.value })),
-    audit.removals,
-    counts,
-  );
-  return { lines, counts };
+  const items = model.benchItems;
+  await write(async (writePiece) => {
+    let next = 0;
+    let batch: Buffer[] = [];
+    let batchBytes = 0;
+    const flush = async (): Promise<void> => {
+      const bytes = Buffer.concat(batch, batchBytes);
+      batch = [];
+      batchBytes = 0;
+      await writePiece(bytes);
+    };
+    const add = (piece: Buffer): void => {
+      batch.push(piece, NEWLINE);
+      batchBytes += piece.length + 1;
+    };
+    await readLines(benchFile, {
+      line: (bytes, line) => {
+        const item = items[next];
+        if (item === undefined || item.line !== line) return;
+        next++;
+        let raw = bytes.length > 0 && bytes[bytes.length - 1] === 0x0d ? bytes.subarray(0, -1) : bytes;
+        if (line === 1 && raw.subarray(0, 3).equals(UTF8_BOM)) raw = raw.subarray(3);
+        if (raw.toString('utf8') !== item.raw) throw new Error(`${benchFile} changed since it was loaded (line ${line}); reload and export again`);
+        const removals = audit.removals.get(item.value.instance_id);
+        add(removals === undefined || removals.length === 0 ? Buffer.from(raw) : Buffer.from(exportCorrectedBench([{ raw: item.raw, record: item.value }], audit.removals, counts)[0]!, 'utf8'));
+        return batchBytes >= WRITE_BATCH_BYTES ? flush() : undefined;
+      },
+      tooLong: () => undefined,
+    });
+    if (next !== items.length) throw new Error(`${benchFile} changed since it was loaded (${items.length - next} record(s) not found); reload and export again`);
+    await flush();
+  });
+  return { records: items.length, counts };
 }
+
+const NEWLINE = Buffer.from('\n');
 
 export interface AuditImpactOptions {
   readonly profile: Profile;
@@ -134,6 +186,8 @@ export interface AuditImpactOptions {
   /** Random audits of the same size for the null model (0: none). */
   readonly trials: number;
   readonly seed: number;
+  /** Progress of the null model: trials done of `trials`. */
+  readonly onNullTrial?: (done: number, total: number) => void;
 }
 
 /**
@@ -211,6 +265,7 @@ export async function computeAuditImpact(model: WorkspaceModel, audit: LoadedAud
       before: before.rows,
       after: after.rows,
       scoreAfter: (removals) => scoreWith(mergeRemovals(audit.removals, removals)).rows,
+      ...(options.onNullTrial === undefined ? {} : { onTrial: options.onNullTrial }),
     });
     for (const line of nullLines) report.push(line);
   }

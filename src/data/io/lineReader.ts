@@ -24,9 +24,10 @@ export interface LineReadOptions {
 export interface LineVisitor {
   /**
    * One line's bytes without the `\n` (a `\r` before it stays). The buffer may be reused once the
-   * call returns, so it must be consumed (decoded) synchronously.
+   * call returns, so it must be consumed (decoded or copied) synchronously. A returned promise is
+   * awaited before the next read (a writer's back-pressure).
    */
-  line(bytes: Buffer, line: number, terminated: boolean): void;
+  line(bytes: Buffer, line: number, terminated: boolean): void | Promise<void>;
   /** A line over the limit, with its full length in bytes; its content was never held. */
   tooLong(line: number, bytes: number, limit: number): void;
 }
@@ -63,12 +64,15 @@ export async function readLines(filePath: string, visitor: LineVisitor, options:
           if (!oversized) pieces.push(Buffer.from(chunk.subarray(i, end)));
           break;
         }
+        let pending: void | Promise<void> = undefined;
         if (oversized) visitor.tooLong(line, length, limit);
-        else if (pieces.length === 0) visitor.line(chunk.subarray(i, end), line, true);
+        else if (pieces.length === 0) pending = visitor.line(chunk.subarray(i, end), line, true);
         else {
           pieces.push(chunk.subarray(i, end));
-          visitor.line(Buffer.concat(pieces, length), line, true);
+          pending = visitor.line(Buffer.concat(pieces, length), line, true);
         }
+        // The chunk is only refilled by the next read, so the rest of it stays valid meanwhile.
+        if (pending !== undefined) await pending;
         pieces = [];
         length = 0;
         oversized = false;
@@ -77,7 +81,7 @@ export async function readLines(filePath: string, visitor: LineVisitor, options:
       }
     }
     if (oversized) visitor.tooLong(line, length, limit);
-    else if (length > 0) visitor.line(Buffer.concat(pieces, length), line, false);
+    else if (length > 0) await visitor.line(Buffer.concat(pieces, length), line, false);
   } finally {
     await handle.close();
   }

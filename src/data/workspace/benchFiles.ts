@@ -20,7 +20,7 @@ import { createHash } from 'node:crypto';
 import { createReadStream } from 'node:fs';
 import { mkdir, open, readFile, realpath, stat } from 'node:fs/promises';
 import * as path from 'node:path';
-import { writeFileAtomically } from '../audit/exportBench';
+import { writeFileAtomically, type FileContent } from '../audit/exportBench';
 
 /** The folder this tool writes its own files into (audit log, exports), relative to a root. */
 export const TOOL_FOLDER = '.swe-explore';
@@ -84,10 +84,6 @@ export function isInToolFolder(file: string, roots: readonly string[] = []): boo
   return below.split(path.sep).slice(0, -1).includes(TOOL_FOLDER);
 }
 
-function sha256Of(text: string): string {
-  return createHash('sha256').update(text, 'utf8').digest('hex');
-}
-
 /** A path relative to `root` with forward slashes (how the registry stores it). */
 function relativeTo(root: string, file: string): string {
   return path.relative(root, path.resolve(file)).split(path.sep).join('/');
@@ -98,13 +94,31 @@ function relativeTo(root: string, file: string): string {
  * {@link exportRootFor}); returns the record appended. The bench is hashed (streamed) for the
  * "unchanged export" rule.
  */
-export async function writeBenchExport(target: string, text: string, options: { readonly root: string; readonly benchFile: string }): Promise<ExportRecord> {
+export async function writeBenchExport(target: string, content: FileContent, options: { readonly root: string; readonly benchFile: string }): Promise<ExportRecord> {
   await mkdir(path.dirname(path.resolve(target)), { recursive: true });
-  await writeFileAtomically(target, text);
+  // Size and hash of what is written, taken as it streams by.
+  const hash = createHash('sha256');
+  let bytes = 0;
+  await writeFileAtomically(
+    target,
+    typeof content === 'string'
+      ? content
+      : (write) =>
+          content(async (piece) => {
+            const buffer = typeof piece === 'string' ? Buffer.from(piece, 'utf8') : piece;
+            hash.update(buffer);
+            bytes += buffer.length;
+            await write(buffer);
+          }),
+  );
+  if (typeof content === 'string') {
+    hash.update(content, 'utf8');
+    bytes = Buffer.byteLength(content, 'utf8');
+  }
   const record: ExportRecord = {
     file: relativeTo(options.root, target),
-    bytes: Buffer.byteLength(text, 'utf8'),
-    sha256: sha256Of(text),
+    bytes,
+    sha256: hash.digest('hex'),
     bench: relativeTo(options.root, options.benchFile),
     benchSha256: await fileSha256(options.benchFile),
     at: new Date().toISOString(),

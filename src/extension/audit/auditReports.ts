@@ -5,7 +5,7 @@
  */
 import * as path from 'node:path';
 import * as vscode from 'vscode';
-import { computeAuditImpact, correctedBenchLines, LineCountCache, loadAudit, renderImpactMarkdown, writeFileAtomically, type Problem } from '../../data';
+import { computeAuditImpact, exportTargetRefusal, LineCountCache, loadAudit, renderImpactMarkdown, writeCorrectedBench, writeFileAtomically, type Problem } from '../../data';
 import { safeNotificationText as safe } from '../../shared/escape';
 import type { Store } from '../store';
 import type { AuditController } from './auditController';
@@ -48,8 +48,9 @@ export function registerAuditReports(services: Services): vscode.Disposable[] {
             title: 'SWE-Explore: save the corrected bench',
           });
     if (chosen === undefined) return;
-    if (path.resolve(chosen.fsPath) === path.resolve(inputs.benchFile)) {
-      void vscode.window.showErrorMessage('SWE-Explore: that is the bench file itself; the bench is never modified. Pick another file.');
+    const refusal = await exportTargetRefusal(chosen.fsPath, inputs.benchFile, inputs.dir);
+    if (refusal !== undefined) {
+      void vscode.window.showErrorMessage(`SWE-Explore: that file ${safe(refusal)}. Pick another file.`);
       return;
     }
     const model = store.data;
@@ -62,10 +63,15 @@ export function registerAuditReports(services: Services): vscode.Disposable[] {
     await vscode.window.withProgress({ location: vscode.ProgressLocation.Notification, title: 'SWE-Explore: exporting the corrected bench' }, async () => {
       const loaded = await loadAudit(model, inputs.dir);
       const problems: Problem[] = [...loaded.problems];
-      const { lines } = await correctedBenchLines(model, loaded, new LineCountCache(), problems);
-      await writeFileAtomically(chosen.fsPath, lines.length === 0 ? '' : `${lines.join('\n')}\n`);
+      let written;
+      try {
+        written = await writeCorrectedBench(model, loaded, new LineCountCache(), problems, (content) => writeFileAtomically(chosen.fsPath, content));
+      } catch (error) {
+        void vscode.window.showErrorMessage(`SWE-Explore: the corrected bench was not written: ${safe(error instanceof Error ? error.message : String(error))}`);
+        return;
+      }
       const warnings = problems.length === 0 ? '' : ` ${problems.length} audit problem(s); see the Problems panel.`;
-      void vscode.window.showInformationMessage(`SWE-Explore: wrote ${lines.length} record(s), ${loaded.removals.size} with removals, to ${safe(path.basename(chosen.fsPath))}.${warnings}`);
+      void vscode.window.showInformationMessage(`SWE-Explore: wrote ${written.records} record(s), ${loaded.removals.size} with removals, to ${safe(path.basename(chosen.fsPath))}.${warnings}`);
     });
   };
 

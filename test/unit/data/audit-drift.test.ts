@@ -74,11 +74,28 @@ describe('the drift check reads no file whole', () => {
     const block = line.repeat(10_000);
     for (let i = 0; i < lines; i += 10_000) writeSync(fd, block);
     closeSync(fd);
-    await writeFile(path.join(ws, 'bench.jsonl'), `${JSON.stringify({ instance_id: 'x__y-1', ground_truth: { read_core_files: ['big.py'], read_core_regions: [{ path: 'big.py', start: 1, end: -1 }] } })}\n`);
+    await writeFile(
+      path.join(ws, 'bench.jsonl'),
+      `${JSON.stringify({ instance_id: 'x__y-1', ground_truth: { read_core_files: ['big.py'], read_core_regions: [{ path: 'big.py', start: 1, end: -1 }] } })}\n`,
+    );
     const auditDir = path.join(ws, '.swe-explore', 'audit');
     const matching = textSha(`${line.repeat(3)}`, 1, 3);
-    await appendAuditEvent(auditDir, removeEvent({ instanceId: 'x__y-1', layer: 'core', model: null, path: 'big.py', start: lines - 2, end: lines, reason: 'other', note: null, author: 'alice', textSha: matching }, new Date(), 'same'));
-    await appendAuditEvent(auditDir, removeEvent({ instanceId: 'x__y-1', layer: 'core', model: null, path: 'big.py', start: lines - 9, end: lines - 3, reason: 'other', note: null, author: 'alice', textSha: 'f'.repeat(64) }, new Date(), 'changed'));
+    await appendAuditEvent(
+      auditDir,
+      removeEvent(
+        { instanceId: 'x__y-1', layer: 'core', model: null, path: 'big.py', start: lines - 2, end: lines, reason: 'other', note: null, author: 'alice', textSha: matching },
+        new Date(),
+        'same',
+      ),
+    );
+    await appendAuditEvent(
+      auditDir,
+      removeEvent(
+        { instanceId: 'x__y-1', layer: 'core', model: null, path: 'big.py', start: lines - 9, end: lines - 3, reason: 'other', note: null, author: 'alice', textSha: 'f'.repeat(64) },
+        new Date(),
+        'changed',
+      ),
+    );
     const script = `const { loadWorkspace } = require('./src/data/workspace/workspace');
 const { loadAudit } = require('./src/data/audit/workspaceAudit');
 (async () => {
@@ -96,7 +113,11 @@ const { loadAudit } = require('./src/data/audit/workspaceAudit');
 
 describe('checkAuditAgainstBench: one check for the CLI and the extension', () => {
   const removal = (instanceId: string): Parameters<typeof appendAuditEvent>[1] =>
-    removeEvent({ instanceId, layer: 'core', model: null, path: 'a.py', start: 1, end: 2, reason: 'other', note: null, author: 'alice', textSha: null }, new Date('2026-01-01T00:00:00Z'), `r-${instanceId}`);
+    removeEvent(
+      { instanceId, layer: 'core', model: null, path: 'a.py', start: 1, end: 2, reason: 'other', note: null, author: 'alice', textSha: null },
+      new Date('2026-01-01T00:00:00Z'),
+      `r-${instanceId}`,
+    );
 
   it('no bench loaded yet: removals are not reported as unknown (every one would be)', async () => {
     const auditDir = path.join(dir, 'nobench', '.swe-explore', 'audit');

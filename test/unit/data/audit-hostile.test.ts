@@ -151,7 +151,7 @@ describe('reading: nothing is skipped or resolved silently (finding 2)', () => {
     assert.equal(path.basename(mismatch[0]!.file), '0-mallory.jsonl');
   });
 
-  it("an id reused by another file is a conflict: an error at both places, neither event applied", async () => {
+  it('an id reused by another file is a conflict: an error at both places, neither event applied', async () => {
     const { auditDir } = await workspace('reused-id');
     await appendAuditEvent(auditDir, removeEvent(removal({ author: 'bob', start: 3, end: 5 }), AT, 'shared-id'));
     // mallory writes under her own name but reuses bob's id for a different removal

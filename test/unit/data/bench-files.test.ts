@@ -15,7 +15,6 @@ import {
   appendAuditEvent,
   benchCandidates,
   computeAuditImpact,
-  correctedBenchLines,
   defaultExportFile,
   exportRootFor,
   isInToolFolder,
@@ -26,6 +25,7 @@ import {
   readExportRegistry,
   removeEvent,
   writeBenchExport,
+  writeCorrectedBench,
   type Problem,
 } from '../../../src/data';
 import type { ExplorerImpact } from '../../../src/core';
@@ -73,8 +73,7 @@ async function exportTo(target: string): Promise<void> {
   const model = await loadWorkspace({ benchFile: bench, predictionFiles: [] });
   const audit = await loadAudit(model, auditDir);
   const problems: Problem[] = [];
-  const { lines } = await correctedBenchLines(model, audit, new LineCountCache(), problems);
-  await writeBenchExport(target, `${lines.join('\n')}\n`, { root: exportRootFor(auditDir, bench), benchFile: bench });
+  await writeCorrectedBench(model, audit, new LineCountCache(), problems, (content) => writeBenchExport(target, content, { root: exportRootFor(auditDir, bench), benchFile: bench }));
 }
 
 describe('bench discovery: exports never become the bench', () => {
