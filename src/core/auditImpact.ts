@@ -74,7 +74,22 @@ export interface AgreementImpact {
   readonly disputed: readonly { readonly path: string; readonly start: number; readonly end: number }[];
 }
 
-export type ImpactLine = ExplorerImpact | InstanceImpact | RankingImpact | ReasonImpact | NullImpact | AgreementImpact;
+/**
+ * Agreement of many auditors on one instance (more than {@link MAX_PAIRWISE_AUTHORS}): one
+ * Fleiss' κ over its core lines instead of a line per pair, and the core lines the auditors do
+ * not all label alike.
+ */
+export interface FleissAgreementImpact {
+  readonly kind: 'agreement_fleiss';
+  readonly instance_id: string;
+  /** How many auditors judged the instance. */
+  readonly authors: number;
+  readonly kappa: number | null;
+  readonly disputed_lines: number;
+  readonly disputed: readonly { readonly path: string; readonly start: number; readonly end: number }[];
+}
+
+export type ImpactLine = ExplorerImpact | InstanceImpact | RankingImpact | ReasonImpact | NullImpact | AgreementImpact | FleissAgreementImpact;
 
 /** One effective removal as the report counts it: its reason and the ground-truth lines it covers. */
 export interface ReasonCount {
@@ -400,6 +415,7 @@ export interface AgreementInput {
 }
 
 export interface AuthorAgreement {
+  readonly method: 'cohen';
   readonly instance_id: string;
   readonly authors: readonly [string, string];
   /** Core lines judged (the instance's core size). */
@@ -416,13 +432,47 @@ export interface AuthorAgreement {
   readonly disputed: readonly Region[];
 }
 
-/** Cohen's κ for each pair of authors of each instance (authors sorted; instances in input order). */
-export function authorAgreement(inputs: readonly AgreementInput[]): AuthorAgreement[] {
-  const out: AuthorAgreement[] = [];
+/** Agreement of more than {@link MAX_PAIRWISE_AUTHORS} auditors of one instance, as one number. */
+export interface FleissAgreement {
+  readonly method: 'fleiss';
+  readonly instance_id: string;
+  /** How many auditors judged the instance. */
+  readonly authors: number;
+  readonly core_lines: number;
+  /**
+   * Fleiss' κ over core lines with two categories (removed, kept) and m auditors, n_i of whom
+   * removed line i of N: P_i = (n_i(n_i − 1) + (m − n_i)(m − n_i − 1)) / (m(m − 1)),
+   * P̄ = mean P_i, p = Σ n_i / (N·m), P̄_e = p² + (1 − p)², κ = (P̄ − P̄_e) / (1 − P̄_e);
+   * `null` when P̄_e = 1 (every auditor labels every line the same single way).
+   */
+  readonly kappa: number | null;
+  /** Core lines some auditors removed and others kept. */
+  readonly disputed_lines: number;
+  readonly disputed: readonly Region[];
+}
+
+export type InstanceAgreement = AuthorAgreement | FleissAgreement;
+
+/**
+ * Up to this many auditors on one instance, agreement is Cohen's κ for every pair (at most 435
+ * pairs); beyond, the pairs would grow quadratically (2,000 auditors: 2 million pairs), so one
+ * Fleiss' κ over all of them is reported instead.
+ */
+export const MAX_PAIRWISE_AUTHORS = 30;
+
+/**
+ * Agreement per instance (instances in input order): with 2…{@link MAX_PAIRWISE_AUTHORS}
+ * auditors, Cohen's κ for each pair (authors sorted); with more, one Fleiss' κ. Pairs only ever
+ * join auditors of the same instance. Linear in the removed intervals of the instance (plus the
+ * pairs when they are reported).
+ */
+export function authorAgreement(inputs: readonly AgreementInput[]): InstanceAgreement[] {
+  const out: InstanceAgreement[] = [];
   for (const input of inputs) {
     const paths = sortedPaths(input.coreLines);
     const n = lineSetSize(input.coreLines);
     const authors = [...input.removedByAuthor.keys()].sort(compareStrings);
+    if (authors.length < 2) continue;
     // Each author's removals restricted to core, once per author.
     const removed = new Map<string, Map<string, IntervalSet>>();
     const removedCount = new Map<string, number>();
@@ -430,13 +480,19 @@ export function authorAgreement(inputs: readonly AgreementInput[]): AuthorAgreem
       const lines = input.removedByAuthor.get(author)!;
       const inCore = new Map<string, IntervalSet>();
       let count = 0;
-      for (const path of paths) {
-        const set = intersect(input.coreLines.get(path)!, lines.get(path) ?? EMPTY_SET);
-        if (set.length > 0) inCore.set(path, set);
-        for (const [s, e] of set) count += e - s + 1;
+      for (const [path, set] of lines) {
+        const core = input.coreLines.get(path);
+        if (core === undefined) continue;
+        const kept = intersect(core, set);
+        if (kept.length > 0) inCore.set(path, kept);
+        for (const [s, e] of kept) count += e - s + 1;
       }
       removed.set(author, inCore);
       removedCount.set(author, count);
+    }
+    if (authors.length > MAX_PAIRWISE_AUTHORS) {
+      out.push(fleissAgreement(input.instanceId, input.coreLines, paths, n, [...removed.values()]));
+      continue;
     }
     for (let i = 0; i < authors.length; i++) {
       for (let j = i + 1; j < authors.length; j++) {
@@ -456,23 +512,95 @@ export function authorAgreement(inputs: readonly AgreementInput[]): AuthorAgreem
             disputedLines += e - s + 1;
           }
         }
-        out.push({ instance_id: input.instanceId, authors: [a, b], core_lines: n, kappa: cohenKappa(n, removedCount.get(a)!, removedCount.get(b)!, both), disputed_lines: disputedLines, disputed });
+        out.push({
+          method: 'cohen',
+          instance_id: input.instanceId,
+          authors: [a, b],
+          core_lines: n,
+          kappa: cohenKappa(n, removedCount.get(a)!, removedCount.get(b)!, both),
+          disputed_lines: disputedLines,
+          disputed,
+        });
       }
     }
   }
   return out;
 }
 
-/** The report's `agreement` lines, in the order {@link authorAgreement} gives them (key order as in the report). */
-export function agreementImpactLines(agreements: readonly AuthorAgreement[]): AgreementImpact[] {
-  return agreements.map((a) => ({
-    kind: 'agreement',
-    instance_id: a.instance_id,
-    authors: a.authors,
-    kappa: a.kappa,
-    disputed_lines: a.disputed_lines,
-    disputed: a.disputed.map((r) => ({ path: r.path, start: r.start, end: r.end })),
-  }));
+/**
+ * Fleiss' κ (see {@link FleissAgreement}) from each auditor's removed core intervals, by one sweep
+ * over the interval ends per path: between two ends every line has the same number of removers,
+ * so the work is in the intervals, not the lines.
+ */
+function fleissAgreement(instanceId: string, coreLines: LineSet, paths: readonly string[], n: number, removedByAuthor: readonly ReadonlyMap<string, IntervalSet>[]): FleissAgreement {
+  const m = removedByAuthor.length;
+  let agreementSum = 0;
+  let removedSum = 0;
+  const disputed: Region[] = [];
+  let disputedLines = 0;
+  for (const path of paths) {
+    // +1 where an author's removal starts, −1 just past where it ends.
+    const deltas = new Map<number, number>();
+    for (const sets of removedByAuthor) {
+      for (const [s, e] of sets.get(path) ?? EMPTY_SET) {
+        deltas.set(s, (deltas.get(s) ?? 0) + 1);
+        deltas.set(e + 1, (deltas.get(e + 1) ?? 0) - 1);
+      }
+    }
+    const points = [...deltas.keys()].sort((a, b) => a - b);
+    for (const [coreStart, coreEnd] of coreLines.get(path)!) {
+      // Removers at `line`: the running sum of the deltas at or before it.
+      let k = 0;
+      let count = 0;
+      let line = coreStart;
+      while (k < points.length && points[k]! <= line) count += deltas.get(points[k++]!)!;
+      while (line <= coreEnd) {
+        const next = k < points.length ? Math.min(points[k]!, coreEnd + 1) : coreEnd + 1;
+        const length = next - line;
+        agreementSum += (length * (count * (count - 1) + (m - count) * (m - count - 1))) / (m * (m - 1));
+        removedSum += length * count;
+        if (count > 0 && count < m) {
+          const last = disputed[disputed.length - 1];
+          if (last !== undefined && last.path === path && last.end === line - 1) disputed[disputed.length - 1] = { path, start: last.start, end: next - 1 };
+          else disputed.push({ path, start: line, end: next - 1 });
+          disputedLines += length;
+        }
+        line = next;
+        while (k < points.length && points[k]! <= line) count += deltas.get(points[k++]!)!;
+      }
+    }
+  }
+  let kappa: number | null = null;
+  if (n > 0) {
+    const observed = agreementSum / n;
+    const p = removedSum / (n * m);
+    const expected = p * p + (1 - p) * (1 - p);
+    kappa = expected === 1 ? null : (observed - expected) / (1 - expected);
+  }
+  return { method: 'fleiss', instance_id: instanceId, authors: m, core_lines: n, kappa, disputed_lines: disputedLines, disputed };
+}
+
+/** The report's `agreement` (pairs) and `agreement_fleiss` lines, in the order {@link authorAgreement} gives them (key order as in the report). */
+export function agreementImpactLines(agreements: readonly InstanceAgreement[]): (AgreementImpact | FleissAgreementImpact)[] {
+  return agreements.map((a) =>
+    a.method === 'cohen'
+      ? {
+          kind: 'agreement',
+          instance_id: a.instance_id,
+          authors: a.authors,
+          kappa: a.kappa,
+          disputed_lines: a.disputed_lines,
+          disputed: a.disputed.map((r) => ({ path: r.path, start: r.start, end: r.end })),
+        }
+      : {
+          kind: 'agreement_fleiss',
+          instance_id: a.instance_id,
+          authors: a.authors,
+          kappa: a.kappa,
+          disputed_lines: a.disputed_lines,
+          disputed: a.disputed.map((r) => ({ path: r.path, start: r.start, end: r.end })),
+        },
+  );
 }
 
 /** κ from counts: n items, a and b labelled positive by each rater, both by both. */

@@ -77,6 +77,9 @@ function positiveInteger(text: string, max: number): number | undefined {
   return Number.isSafeInteger(n) && n >= 1 && n <= max ? n : undefined;
 }
 
+/** Unknown parameters a warning names; the rest are counted. */
+const UNKNOWN_PARAMETERS_NAMED = 3;
+
 /** Quotes a value for a message: JSON form, shortened; escaping for the surface is the caller's job. */
 function quote(value: string): string {
   const shown = value.length > 80 ? `${value.slice(0, 80)}…` : value;
@@ -127,11 +130,13 @@ export function parseDeepLink(query: string): DeepLinkParse {
   const params = queryEntries(query);
   const seen = new Map<LinkParameter, string>();
   const unknown: string[] = [];
+  let unknownCount = 0;
   let position = 0;
   for (const [name, value] of params) {
     position += 1;
     if (!isLinkParameter(name)) {
-      unknown.push(`${quote(name)} (parameter ${position})`);
+      // A link with thousands of unknown parameters names a few; the warning stays one short line.
+      if (unknownCount++ < UNKNOWN_PARAMETERS_NAMED) unknown.push(`${quote(name)} (parameter ${position})`);
       continue;
     }
     if (seen.has(name)) return { ok: false, message: `the link repeats the parameter '${name}' (parameter ${position}); each may occur once` };
@@ -139,7 +144,10 @@ export function parseDeepLink(query: string): DeepLinkParse {
   }
   const target: { -readonly [K in keyof LinkTarget]: LinkTarget[K] } = {};
   const warnings: string[] = [];
-  if (unknown.length > 0) warnings.push(`the link has unknown parameter${unknown.length === 1 ? '' : 's'} ${unknown.join(', ')}; ${unknown.length === 1 ? 'it was' : 'they were'} ignored`);
+  if (unknownCount > 0) {
+    const more = unknownCount - unknown.length;
+    warnings.push(`the link has unknown parameter${unknownCount === 1 ? '' : 's'} ${unknown.join(', ')}${more > 0 ? ` and ${more} more` : ''}; ${unknownCount === 1 ? 'it was' : 'they were'} ignored`);
+  }
   for (const name of ['instance', 'explorer', 'compare', 'metric'] as const) {
     const value = seen.get(name);
     if (value === undefined) continue;

@@ -4,9 +4,11 @@
  * to the gold patch applied to it, and a read step reveals its lines in the editor.
  */
 import * as vscode from 'vscode';
+import type { GroundTruth, LineCounts } from '../core';
 import { patchedText } from '../core/unifiedDiff';
 import { coreRemovalsByAuthor, instanceAgreement, readSmallTextFile, resolveInSnapshot, RESOLVE_FAILURE_TEXT } from '../data';
 import { safeNotificationText as safe } from '../shared/escape';
+import type { AgreementEntry } from '../shared/instanceProtocol';
 import { InstancePanel } from './instancePanel';
 import { agreementEntries, buildInstanceState } from './instanceState';
 import { changesView, type Store } from './store';
@@ -19,6 +21,9 @@ export const PATCHED_SCHEME = 'swe-explore-patched';
  * refused with a message instead of being read whole.
  */
 const MAX_DIFF_BASE_BYTES = 32 * 1024 * 1024;
+
+/** One empty map for instances not counted yet, so the agreement cache sees the same object each time. */
+const EMPTY_COUNTS: LineCounts = new Map<string, number>();
 
 /** Read-only documents holding a file with the gold patch applied (content providers cannot be edited). */
 class PatchedContentProvider implements vscode.TextDocumentContentProvider {
@@ -84,18 +89,31 @@ export function registerInstancePanel(store: Store, extensionUri: vscode.Uri, lo
     log,
   });
 
+  /**
+   * The agreement entries of the open instance, recomputed only when their inputs change: the
+   * audit state (a new object on every audit read), the instance, the profile or its line counts —
+   * not on every store change while the panel is open.
+   */
+  let agreementCache: { readonly key: readonly unknown[]; readonly entries: AgreementEntry[] } | undefined;
+  const agreementOf = (instanceId: string, groundTruth: GroundTruth, lineCounts: LineCounts): AgreementEntry[] => {
+    const audit = store.audit;
+    const key = [audit, instanceId, store.selection.profile, lineCounts];
+    if (agreementCache !== undefined && agreementCache.key.every((part, i) => part === key[i])) return agreementCache.entries;
+    // Only this instance's events: the same agreement `swe-explore audit-impact` reports for it.
+    const byAuthor = coreRemovalsByAuthor({ effectiveRemovals: audit.removalsByInstance.get(instanceId) ?? [], accepted: audit.folder.accepted.filter((a) => a.instanceId === instanceId) }).get(
+      instanceId,
+    );
+    const entries = byAuthor === undefined ? [] : agreementEntries(instanceAgreement(instanceId, groundTruth, lineCounts, byAuthor, store.selection.profile));
+    agreementCache = { key, entries };
+    return entries;
+  };
+
   const stateNow = (): ReturnType<typeof buildInstanceState> | undefined => {
     const view = store.view;
     if (view === undefined) return undefined;
     const instanceId = view.instance.instanceId;
-    const lineCounts = store.getLineCounts(instanceId) ?? new Map<string, number>();
-    // Only this instance's events: the same agreement `swe-explore audit-impact` reports for it.
-    const audit = store.audit;
-    const byAuthor = coreRemovalsByAuthor({ effectiveRemovals: audit.removalsByInstance.get(instanceId) ?? [], accepted: audit.folder.accepted.filter((a) => a.instanceId === instanceId) }).get(
-      instanceId,
-    );
-    const agreement = byAuthor === undefined ? [] : agreementEntries(instanceAgreement(instanceId, view.instance.groundTruth, lineCounts, byAuthor, store.selection.profile));
-    return buildInstanceState(view.instance.record, lineCounts, agreement);
+    const lineCounts = store.getLineCounts(instanceId) ?? EMPTY_COUNTS;
+    return buildInstanceState(view.instance.record, lineCounts, agreementOf(instanceId, view.instance.groundTruth, lineCounts));
   };
 
   return [

@@ -2,7 +2,7 @@
  * Builds the Instance panel's state from a bench record. Pure (no `vscode`, no fs) so it is unit
  * tested; the panel only posts what this returns.
  */
-import type { AuthorAgreement } from '../core/auditImpact';
+import type { InstanceAgreement } from '../core/auditImpact';
 import { resolveRegion } from '../core/resolve';
 import { trajectoryCountOf, type ReadStepInfo, type ReadStepLike } from '../core/provenance';
 import type { LineCounts } from '../core/types';
@@ -155,13 +155,16 @@ const AGREEMENT_SPANS_SHOWN = 3;
 
 /**
  * The Instance panel's agreement slot: one entry per pair of auditors, e.g. label "alice ↔ bob",
- * detail "κ = 0.62 · 14 lines in dispute (stock.py 40–53)". Spans name the file only (the panel is
+ * detail "κ = 0.62 · 14 lines in dispute (stock.py 40–53)"; with more auditors than the core
+ * compares pairwise, one entry "40 auditors (Fleiss' κ)". Spans name the file only (the panel is
  * about one instance); plain text, which the webview sets as text content.
  */
-export function agreementEntries(agreements: readonly AuthorAgreement[]): AgreementEntry[] {
+export function agreementEntries(agreements: readonly InstanceAgreement[]): AgreementEntry[] {
   return agreements.map((a) => {
-    const kappa = a.kappa === null ? 'κ undefined (both judge every core line alike)' : `κ = ${a.kappa.toFixed(2)}`;
-    if (a.disputed_lines === 0) return { label: `${a.authors[0]} ↔ ${a.authors[1]}`, detail: `${kappa} · no lines in dispute` };
+    const label = a.method === 'cohen' ? `${a.authors[0]} ↔ ${a.authors[1]}` : `${a.authors} auditors (Fleiss' κ)`;
+    const alike = a.method === 'cohen' ? 'both judge' : 'all judge';
+    const kappa = a.kappa === null ? `κ undefined (${alike} every core line alike)` : `κ = ${a.kappa.toFixed(2)}`;
+    if (a.disputed_lines === 0) return { label, detail: `${kappa} · no lines in dispute` };
     const spans: string[] = [];
     for (const r of a.disputed) {
       if (spans.length === AGREEMENT_SPANS_SHOWN) break;
@@ -170,7 +173,7 @@ export function agreementEntries(agreements: readonly AuthorAgreement[]): Agreem
     }
     const more = a.disputed.length - spans.length;
     const where = `${spans.join(', ')}${more > 0 ? `, +${more} more` : ''}`;
-    return { label: `${a.authors[0]} ↔ ${a.authors[1]}`, detail: `${kappa} · ${a.disputed_lines} line${a.disputed_lines === 1 ? '' : 's'} in dispute (${where})` };
+    return { label, detail: `${kappa} · ${a.disputed_lines} line${a.disputed_lines === 1 ? '' : 's'} in dispute (${where})` };
   });
 }
 

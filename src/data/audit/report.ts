@@ -4,9 +4,11 @@
  * CSV cells neutralised against formulas.
  */
 import {
+  MAX_PAIRWISE_AUTHORS,
   OFFICIAL_METRIC_NAMES,
   type AgreementImpact,
   type ExplorerImpact,
+  type FleissAgreementImpact,
   type ImpactLine,
   type InstanceImpact,
   type NullImpact,
@@ -33,7 +35,8 @@ function delta(before: number | null | undefined, after: number | null | undefin
  * ranking rows carry the order in `before`/`after` (explorers joined by ` > `) and τ-b in
  * `detail`; reason rows carry removals in `before` and lines in `after`; null-model rows carry
  * p05/median/p95 in `detail`; agreement rows carry the lines in dispute in `before`, Cohen's κ in
- * `after` (empty when undefined) and the two authors and disputed spans in `detail`.
+ * `after` (empty when undefined) and the two authors and disputed spans in `detail`; an
+ * `agreement_fleiss` row the same with Fleiss' κ and the number of authors.
  */
 export function renderImpactCsv(lines: readonly ImpactLine[]): string {
   const rows: (string | number | null)[][] = [];
@@ -66,6 +69,19 @@ export function renderImpactCsv(lines: readonly ImpactLine[]): string {
       case 'null':
         rows.push(['null', null, null, line.metric, null, null, line.audit_tau, null, `p05 ${line.tau_p05 ?? 'n/a'}; median ${line.tau_median ?? 'n/a'}; p95 ${line.tau_p95 ?? 'n/a'}`]);
         break;
+      case 'agreement_fleiss':
+        rows.push([
+          'agreement_fleiss',
+          null,
+          line.instance_id,
+          'fleiss_kappa',
+          null,
+          line.disputed_lines,
+          line.kappa,
+          null,
+          `${line.authors} authors; disputed: ${disputedText(line, Infinity) || 'none'}`,
+        ]);
+        break;
       case 'agreement':
         rows.push([
           'agreement',
@@ -87,7 +103,7 @@ export function renderImpactCsv(lines: readonly ImpactLine[]): string {
 }
 
 /** "path 40–53; path 60" for the first `limit` disputed spans, then how many more there are. */
-function disputedText(line: AgreementImpact, limit: number, escape: (text: string) => string = (t) => t): string {
+function disputedText(line: AgreementImpact | FleissAgreementImpact, limit: number, escape: (text: string) => string = (t) => t): string {
   const parts: string[] = [];
   for (const span of line.disputed) {
     if (parts.length >= limit) {
@@ -119,7 +135,7 @@ export function renderImpactMarkdown(lines: readonly ImpactLine[]): string {
   const rankings = lines.filter((l): l is RankingImpact => l.kind === 'ranking');
   const reasons = lines.filter((l): l is ReasonImpact => l.kind === 'reason');
   const nulls = lines.filter((l): l is NullImpact => l.kind === 'null');
-  const agreements = lines.filter((l): l is AgreementImpact => l.kind === 'agreement');
+  const agreements = lines.filter((l): l is AgreementImpact | FleissAgreementImpact => l.kind === 'agreement' || l.kind === 'agreement_fleiss');
   const out: string[] = ['# Audit impact', ''];
 
   out.push('## Macro averages per explorer', '');
@@ -140,10 +156,17 @@ export function renderImpactMarkdown(lines: readonly ImpactLine[]): string {
   out.push('', '## Removals by reason', '', '| reason | removals | lines |', '| --- | --- | --- |');
   for (const r of reasons) out.push(`| ${escapeMarkdownText(r.reason)} | ${r.removals} | ${r.lines} |`);
   if (agreements.length > 0) {
-    out.push('', "## Agreement between auditors (Cohen's κ over core lines, removed vs kept)", '', '| instance | authors | κ | lines in dispute | disputed spans |', '| --- | --- | --- | --- | --- |');
+    out.push(
+      '',
+      `## Agreement between auditors (Cohen's κ over core lines, removed vs kept; Fleiss' κ above ${MAX_PAIRWISE_AUTHORS} auditors of an instance)`,
+      '',
+      '| instance | authors | κ | lines in dispute | disputed spans |',
+      '| --- | --- | --- | --- | --- |',
+    );
     for (const a of agreements) {
       const spans = disputedText(a, MARKDOWN_DISPUTED_SPANS, escapeMarkdownText) || '–';
-      out.push(`| ${escapeMarkdownText(a.instance_id)} | ${escapeMarkdownText(a.authors[0])} ↔ ${escapeMarkdownText(a.authors[1])} | ${fmt(a.kappa)} | ${a.disputed_lines} | ${spans} |`);
+      const authors = a.kind === 'agreement' ? `${escapeMarkdownText(a.authors[0])} ↔ ${escapeMarkdownText(a.authors[1])}` : `${a.authors} authors (Fleiss' κ)`;
+      out.push(`| ${escapeMarkdownText(a.instance_id)} | ${authors} | ${fmt(a.kappa)} | ${a.disputed_lines} | ${spans} |`);
     }
   }
   out.push('', '## Audited instances', '', '| instance | explorer | recall | precision | nDCG@500 |', '| --- | --- | --- | --- | --- |');

@@ -13,7 +13,7 @@ import {
   prepareGroundTruth,
   removalEffects,
   resolvedLines,
-  type AuthorAgreement,
+  type InstanceAgreement,
   type GroundTruth,
   type ImpactLine,
   type LineCounts,
@@ -289,7 +289,7 @@ function evaluatorLineCounts(groundTruth: GroundTruth, lineCounts: LineCounts, p
  * `authorAgreement`. Shared by `swe-explore audit-impact` and the extension's Instance panel.
  * Empty with fewer than two authors.
  */
-export function instanceAgreement(instanceId: string, groundTruth: GroundTruth, lineCounts: LineCounts, removedByAuthor: ReadonlyMap<string, LineSet>, profile: Profile): AuthorAgreement[] {
+export function instanceAgreement(instanceId: string, groundTruth: GroundTruth, lineCounts: LineCounts, removedByAuthor: ReadonlyMap<string, LineSet>, profile: Profile): InstanceAgreement[] {
   if (removedByAuthor.size < 2) return [];
   const coreLines = resolvedLines(groundTruth.coreRegions, evaluatorLineCounts(groundTruth, lineCounts, profile));
   return authorAgreement([{ instanceId, coreLines, removedByAuthor }]);

@@ -77,6 +77,15 @@ describe('parseDeepLink: unknown and repeated parameters', () => {
     assert.match(warnings[0]!, /unknown parameters "colour" \(parameter 2\), "cmd" \(parameter 4\)/);
   });
 
+  it('100,000 unknown parameters: the warning names the first few and counts the rest', () => {
+    const query = `instance=x&${Array.from({ length: 100_000 }, (_, i) => `p${i}=1`).join('&')}`;
+    const { target, warnings } = parsed(query);
+    assert.deepEqual(target, { instance: 'x' });
+    assert.equal(warnings.length, 1);
+    assert.ok(warnings[0]!.length < 300, `${warnings[0]!.length} characters`);
+    assert.match(warnings[0]!, /unknown parameters "p0" \(parameter 2\), "p1" \(parameter 3\), "p2" \(parameter 4\) and 99997 more; they were ignored/);
+  });
+
   it('a repeated parameter is an error naming it', () => {
     assert.match(refused('instance=x&explorer=a&explorer=b'), /repeats the parameter 'explorer' \(parameter 3\)/);
     assert.match(refused('instance=x&instance=x'), /'instance'/);

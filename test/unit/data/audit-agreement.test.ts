@@ -88,7 +88,7 @@ describe('agreement between auditors (shared audit-impact path)', () => {
     const csv = renderImpactCsv(lines);
     assert.match(csv, /\nagreement,,x__y-1,cohen_kappa,,2,0\.73684210526315\d*,,alice vs bob; disputed: pkg\/a\.py 5–6\n/);
 
-    assert.deepEqual(agreementEntries([{ ...a!, core_lines: 20 }]), [{ label: 'alice ↔ bob', detail: 'κ = 0.74 · 2 lines in dispute (a.py 5–6)' }]);
+    assert.deepEqual(agreementEntries([{ ...a!, method: 'cohen', core_lines: 20 }]), [{ label: 'alice ↔ bob', detail: 'κ = 0.74 · 2 lines in dispute (a.py 5–6)' }]);
   });
 
   it('a single author: no agreement lines and no agreement section', async () => {
@@ -101,7 +101,7 @@ describe('agreement between auditors (shared audit-impact path)', () => {
   });
 
   it('panel entries: undefined κ, no dispute, long dispute lists', () => {
-    const base = { instance_id: 'i', authors: ['a', 'b'] as const, core_lines: 10 };
+    const base = { method: 'cohen', instance_id: 'i', authors: ['a', 'b'] as const, core_lines: 10 } as const;
     assert.deepEqual(agreementEntries([{ ...base, kappa: null, disputed_lines: 0, disputed: [] }]), [
       { label: 'a ↔ b', detail: 'κ undefined (both judge every core line alike) · no lines in dispute' },
     ]);

@@ -2,12 +2,14 @@ import { describe, it } from 'node:test';
 import assert from 'node:assert/strict';
 import fc from 'fast-check';
 import {
+  agreementImpactLines,
   auditImpact,
   authorAgreement,
   cohenKappa,
   kendallTauB,
   lineSetFrom,
   lineSetSize,
+  MAX_PAIRWISE_AUTHORS,
   mulberry32,
   nullModelImpact,
   OFFICIAL_METRIC_NAMES,
@@ -191,6 +193,69 @@ describe('authorAgreement', () => {
     assert.deepEqual(ac!.authors, ['alice', 'carol']);
     assert.equal(ac!.kappa, 0); // carol removes nothing: pe = .8 = po
     assert.deepEqual(bc!.authors, ['bob', 'carol']);
+  });
+
+  it('many auditors on one instance: one Fleiss κ (equal to the per-line formula), not a line per pair', () => {
+    const random = mulberry32(15);
+    const coreLines = lineSetFrom([
+      { path: 'a.py', start: 1, end: 40 },
+      { path: 'b.py', start: 5, end: 24 },
+    ]);
+    const removedByAuthor = new Map<string, LineSet>();
+    for (let a = 0; a < MAX_PAIRWISE_AUTHORS + 7; a++) {
+      const start = 1 + Math.floor(random() * 40);
+      removedByAuthor.set(`author-${a}`, a % 5 === 0 ? new Map() : lineSetFrom([{ path: a % 2 === 0 ? 'a.py' : 'b.py', start, end: start + Math.floor(random() * 12) }]));
+    }
+    const result = authorAgreement([{ instanceId: 'i', coreLines, removedByAuthor }]);
+    assert.equal(result.length, 1);
+    const fleiss = result[0]!;
+    assert.equal(fleiss.method, 'fleiss');
+    // By the textbook formula, line by line.
+    const m = removedByAuthor.size;
+    let sumP = 0;
+    let removed = 0;
+    let disputedLines = 0;
+    let lines = 0;
+    for (const [path, set] of coreLines) {
+      for (const [s, e] of set) {
+        for (let line = s; line <= e; line++) {
+          let k = 0;
+          for (const byAuthor of removedByAuthor.values()) if ((byAuthor.get(path) ?? []).some(([a, b]) => a <= line && line <= b)) k++;
+          sumP += (k * (k - 1) + (m - k) * (m - k - 1)) / (m * (m - 1));
+          removed += k;
+          if (k > 0 && k < m) disputedLines++;
+          lines++;
+        }
+      }
+    }
+    const p = removed / (lines * m);
+    const pe = p * p + (1 - p) * (1 - p);
+    assert.ok(Math.abs(fleiss.kappa! - (sumP / lines - pe) / (1 - pe)) < 1e-12, String(fleiss.kappa));
+    assert.equal(fleiss.disputed_lines, disputedLines);
+    assert.equal(fleiss.core_lines, 60);
+    assert.deepEqual(
+      agreementImpactLines(result).map((l) => Object.keys(l)),
+      [['kind', 'instance_id', 'authors', 'kappa', 'disputed_lines', 'disputed']],
+    );
+  });
+
+  it('2,000 auditors who each accepted or removed a line: one line, well under 2 s', () => {
+    const coreLines = lineSetFrom([{ path: 'a.py', start: 1, end: 100 }]);
+    const removedByAuthor = new Map<string, LineSet>();
+    for (let a = 0; a < 2_000; a++) removedByAuthor.set(`author-${a}`, a % 2 === 0 ? new Map() : lineSetFrom([{ path: 'a.py', start: (a % 100) + 1, end: (a % 100) + 1 }]));
+    const started = performance.now();
+    const result = authorAgreement([{ instanceId: 'i', coreLines, removedByAuthor }]);
+    const ms = performance.now() - started;
+    assert.equal(result.length, 1);
+    assert.ok(ms < 500, `${ms.toFixed(0)} ms`);
+  });
+
+  it(`up to ${MAX_PAIRWISE_AUTHORS} auditors: Cohen's κ for every pair`, () => {
+    const coreLines = lineSetFrom([{ path: 'a.py', start: 1, end: 10 }]);
+    const removedByAuthor = new Map<string, LineSet>(Array.from({ length: MAX_PAIRWISE_AUTHORS }, (_, a) => [`a${a}`, lineSetFrom([{ path: 'a.py', start: 1, end: 1 + (a % 3) }])]));
+    const result = authorAgreement([{ instanceId: 'i', coreLines, removedByAuthor }]);
+    assert.equal(result.length, (MAX_PAIRWISE_AUTHORS * (MAX_PAIRWISE_AUTHORS - 1)) / 2);
+    assert.ok(result.every((r) => r.method === 'cohen'));
   });
 
   it('cohenKappa: perfect agreement 1, undefined when both label everything alike', () => {
