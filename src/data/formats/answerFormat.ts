@@ -87,7 +87,6 @@ const inSet =
   (set: string) =>
   (ch: string): boolean =>
     set.includes(ch);
-const never = (): boolean => false;
 
 /** Value of a run of Unicode decimal digits, as Python's `int()` reads it. */
 function pyInt(digits: string): number {
@@ -125,28 +124,6 @@ type Location = { readonly kind: 'region'; readonly path: string; readonly start
 
 const ENTRY = new RegExp(`^([^\\n]+?):${WS}*[Ll]?(-?${DIGIT}+)(?:${WS}*([-\u2013\u2014])${WS}*(?:[Ll]?(-?${DIGIT}+))?)?`, 'u');
 
-/**
- * `loc` without a trailing note: the same result as `loc.replace(/WS+(?:\([^\n]*\)|#[^\n]*)$/u, '')`
- * (Python whitespace), found in one linear pass. The regex is quadratic on long whitespace runs
- * that are not followed by a note (it retries from every position of the run); answers come from
- * agents, so a pathological run is a denial of service, not a curiosity.
- *
- * The regex's leftmost match starts at the whitespace run just before the first `#` or `(` that
- * follows whitespace and lies after the last newline, where a `(` counts only when the text ends
- * with `)`.
- */
-export function stripTrailingNote(loc: string): string {
-  const endsWithParen = loc.endsWith(')');
-  for (let p = Math.max(loc.lastIndexOf('\n') + 1, 1); p < loc.length; p++) {
-    const c = loc.charAt(p);
-    if ((c !== '#' && (c !== '(' || !endsWithParen)) || !isPyWs(loc.charAt(p - 1))) continue;
-    let start = p - 1;
-    while (start > 0 && isPyWs(loc.charAt(start - 1))) start--;
-    return loc.slice(0, start);
-  }
-  return loc;
-}
-
 /** The drive of a Windows path as Python's `PureWindowsPath` reports it (`X:` or `\\host\share`). */
 function windowsDrive(s: string): string {
   if (s.length >= 2 && s.charAt(1) === ':') return s.slice(0, 2);
@@ -155,16 +132,93 @@ function windowsDrive(s: string): string {
   return unc === null ? '' : unc[0].replace(/\//g, '\\');
 }
 
+/** The first position at or after `from` (and before `limit`) where `match` holds, found by scanning forward only. */
+class ForwardScan {
+  private from = -1;
+  /** The first match at or after `from`, or -1 when none lies before the limit last scanned to. */
+  private found = -1;
+
+  constructor(
+    private readonly text: string,
+    private readonly match: (at: number) => boolean,
+  ) {}
+
+  /** Positions only move forward between calls (`reset` starts over), so each character is looked at once. */
+  first(from: number, limit: number): number {
+    if (this.from < 0 || from < this.from || (this.found >= 0 && this.found < from)) {
+      this.from = from;
+      this.found = -1;
+      for (let p = from; p < limit; p++) {
+        if (this.match(p)) {
+          this.found = p;
+          break;
+        }
+      }
+    }
+    return this.found >= 0 && this.found < limit ? this.found : -1;
+  }
+
+  reset(): void {
+    this.from = -1;
+    this.found = -1;
+  }
+}
+
+const TRAILING_PUNCTUATION = `${QUOTES}.!?,; `;
+
+/**
+ * The location without its decoration: the fixpoint of the loop
+ *
+ *     while loc changes:
+ *       loc = pyStrip(loc).lstrip(QUOTES)
+ *       loc = loc.rstrip(QUOTES + ".!?,; ")
+ *       loc = stripTrailingNote(loc)
+ *
+ * computed on two indices into the text, so each character is stripped, and looked at for a
+ * note, a bounded number of times: the loop itself can run once per character (`a.py\t.\t.…`
+ * loses two characters a round), and re-scanning the whole last line for a note each round made
+ * it quadratic. Each round is the same three steps in the same order, so the result is the same.
+ */
+export function stripDecorations(text: string): string {
+  const ws = (at: number): boolean => isPyWs(text.charAt(at));
+  let a = 0;
+  let b = text.length;
+  // The last line of text[a, b) starts after `newline`; only moves back as `b` does.
+  let newline = text.lastIndexOf('\n', b - 1);
+  const hashes = new ForwardScan(text, (p) => text.charCodeAt(p) === 0x23 && ws(p - 1));
+  const parens = new ForwardScan(text, (p) => text.charCodeAt(p) === 0x28 && ws(p - 1));
+  for (;;) {
+    const a0 = a;
+    const b0 = b;
+    while (a < b && ws(a)) a++;
+    while (b > a && ws(b - 1)) b--;
+    while (a < b && QUOTES.includes(text.charAt(a))) a++;
+    while (b > a && TRAILING_PUNCTUATION.includes(text.charAt(b - 1))) b--;
+    if (b > a) {
+      if (newline >= b) {
+        newline = text.lastIndexOf('\n', b - 1);
+        hashes.reset();
+        parens.reset();
+      }
+      // stripTrailingNote on text[a, b): a note starts at a `#`, or at a `(` when the text ends
+      // with `)`, that follows whitespace on the last line; the whitespace run before it goes too.
+      const lineStart = Math.max(newline + 1, a + 1);
+      const hash = hashes.first(lineStart, b);
+      const paren = text.charCodeAt(b - 1) === 0x29 ? parens.first(lineStart, b) : -1;
+      const note = hash < 0 ? paren : paren < 0 ? hash : Math.min(hash, paren);
+      if (note >= 0) {
+        let cut = note - 1;
+        while (cut > a && ws(cut - 1)) cut--;
+        b = cut;
+      }
+    }
+    if (a === a0 && b === b0) return text.slice(a, b);
+  }
+}
+
 /** Reads one decorated location (`path`, `path:N`, `path:A-B`, with bullets/quotes/notes). */
 function parseLocation(raw: string): Location {
-  let loc = raw;
-  let previous: string | undefined;
-  while (loc !== previous) {
-    previous = loc;
-    loc = stripWith(pyStrip(loc), inSet(QUOTES), never);
-    loc = stripWith(loc, never, inSet(`${QUOTES}.!?,; `));
-    loc = stripTrailingNote(loc);
-  }
+  const loc = stripDecorations(raw);
   let p = loc;
   let start = 1;
   let end = -1;
@@ -265,42 +319,105 @@ function trimBlockLines(lines: readonly Candidate[]): Candidate[] {
 
 const SRC_EXTS = 'json5|json|jsx|js|tsx|ts|cpp|c|py|java|go|rs|h|rb|php|md|txt|toml|yaml|yml|rst|cfg|ini|sh|ets';
 const LOCATION_LIKE = new RegExp(`\\.(?:${SRC_EXTS})[\`*"']*:`, 'u');
-const SPACE_BEFORE_COLON = new RegExp(`[ \\t]+:(?=[ \\t]*[Ll]?-?${DIGIT})`, 'gu');
 const RANGE_WITH_SPACES = new RegExp(`:[ \\t]*[Ll]?-?${DIGIT}+(?:[ \\t]*[-\u2013\u2014][ \\t]*(?:[Ll]?-?${DIGIT}+)?)?`, 'gu');
+/** What follows the colon of a range: `[ \t]*[Ll]?-?<digit>`, tried at one position (after the blanks). */
+const RANGE_AFTER_BLANKS = new RegExp(`[Ll]?-?${DIGIT}`, 'uy');
 const TOKEN = new RegExp(`(?:\`[^\`\\n]*\`|"[^"\\n]*"|(?<![\\p{L}\\p{N}_/\\\\])'[^'\\n]*'|[^${PY_WS_CLASS}\`"<>()[\\]{},;])+`, 'gu');
 
-/** Deletes the characters `drop` selects, keeping a map from new to original offsets. */
-function deleteChars(text: string, offsets: readonly number[], pattern: RegExp, drop: (match: string, k: number) => boolean): { text: string; offsets: number[] } {
-  const deleted = new Set<number>();
-  for (const m of text.matchAll(pattern)) {
-    for (let k = 0; k < m[0].length; k++) if (drop(m[0], k)) deleted.add(m.index + k);
-  }
-  let out = '';
-  const map: number[] = [];
-  for (let i = 0; i < text.length; i++) {
-    if (deleted.has(i)) continue;
-    out += text.charAt(i);
-    map.push(offsets[i]!);
-  }
-  return { text: out, offsets: map };
+function isBlankChar(code: number): boolean {
+  return code === 0x20 || code === 0x09;
 }
+
+/** `text` without the characters at the sorted `positions`. */
+function withoutPositions(text: string, positions: readonly number[]): string {
+  if (positions.length === 0) return text;
+  const pieces: string[] = [];
+  let from = 0;
+  for (const p of positions) {
+    pieces.push(text.slice(from, p));
+    from = p + 1;
+  }
+  pieces.push(text.slice(from));
+  return pieces.join('');
+}
+
+/**
+ * Maps indices of a text with the sorted `deleted` positions removed back to indices of the text
+ * before; queries must come in ascending order (one pointer walks the deletions once).
+ */
+function indexMapper(deleted: readonly number[]): (index: number) => number {
+  let passed = 0;
+  return (index) => {
+    while (passed < deleted.length && deleted[passed]! <= index + passed) passed++;
+    return index + passed;
+  };
+}
+
+/**
+ * Blanks before a range's colon (`a.py : 3` → `a.py: 3`): the positions the substitution
+ * `/[ \t]+:(?=[ \t]*[Ll]?-?DIGIT)/g → ':'` deletes, found in one pass. The regex itself retried
+ * every position of a long blank run that no colon ends (quadratic); a run is deleted exactly
+ * when it ends at a colon followed by a range, and runs never overlap.
+ */
+function blanksBeforeRangeColons(text: string): number[] {
+  const out: number[] = [];
+  for (let colon = text.indexOf(':'); colon !== -1; colon = text.indexOf(':', colon + 1)) {
+    let after = colon + 1;
+    while (after < text.length && isBlankChar(text.charCodeAt(after))) after++;
+    RANGE_AFTER_BLANKS.lastIndex = after;
+    if (!RANGE_AFTER_BLANKS.test(text)) continue;
+    let start = colon;
+    while (start > 0 && isBlankChar(text.charCodeAt(start - 1))) start--;
+    for (let p = start; p < colon; p++) out.push(p);
+  }
+  return out;
+}
+
+/** Blanks inside ranges (`:3 - 5` → `:3-5`): the spaces and tabs of every {@link RANGE_WITH_SPACES} match. */
+function blanksInsideRanges(text: string): number[] {
+  const out: number[] = [];
+  for (const m of text.matchAll(RANGE_WITH_SPACES)) {
+    for (let k = 0; k < m[0].length; k++) if (isBlankChar(m[0].charCodeAt(k))) out.push(m.index + k);
+  }
+  return out;
+}
+
+/** Prose is swept a piece of whole lines at a time (no pattern crosses a newline), so memory stays bounded by the piece. */
+const SWEEP_PIECE = 1 << 16;
 
 /**
  * Location-like tokens of free text (`pkg/mod.py:12-30`), in order. Spaces inside a range are
  * removed first so `a.py : 3 - 5` stays one token (and `a.py:3 -` cannot shrink to line 3).
  * Quotes only open at a token boundary, so the apostrophe in "it's" does not swallow the line.
+ * Linear, and in memory proportional to one piece of lines: only the deleted positions are kept
+ * to map tokens back to offsets in the answer.
  */
 function sweepProse(segment: string, baseOffset: number): Candidate[] {
-  const identity = Array.from({ length: segment.length }, (_, i) => baseOffset + i);
-  // Both substitutions only delete spaces and tabs, so every kept character maps back.
-  const isBlank = (m: string, k: number): boolean => m.charAt(k) === ' ' || m.charAt(k) === '\t';
-  const step1 = deleteChars(segment, identity, SPACE_BEFORE_COLON, (m, k) => k < m.length - 1);
-  const step2 = deleteChars(step1.text, step1.offsets, RANGE_WITH_SPACES, isBlank);
   const out: Candidate[] = [];
-  for (const m of step2.text.matchAll(TOKEN)) {
-    if (LOCATION_LIKE.test(m[0])) out.push({ text: m[0], offset: step2.offsets[m.index] ?? baseOffset });
+  let start = 0;
+  while (start < segment.length) {
+    let end = Math.min(segment.length, start + SWEEP_PIECE);
+    if (end < segment.length) {
+      const newline = segment.indexOf('\n', end);
+      end = newline === -1 ? segment.length : newline + 1;
+    }
+    sweepLines(segment.slice(start, end), baseOffset + start, out);
+    start = end;
   }
   return out;
+}
+
+function sweepLines(piece: string, baseOffset: number, out: Candidate[]): void {
+  // Both substitutions only delete spaces and tabs, so every kept character maps back.
+  const deleted1 = blanksBeforeRangeColons(piece);
+  const step1 = withoutPositions(piece, deleted1);
+  const deleted2 = blanksInsideRanges(step1);
+  const step2 = withoutPositions(step1, deleted2);
+  const toStep1 = indexMapper(deleted2);
+  const toPiece = indexMapper(deleted1);
+  for (const m of step2.matchAll(TOKEN)) {
+    if (LOCATION_LIKE.test(m[0])) out.push({ text: m[0], offset: baseOffset + toPiece(toStep1(m.index)) });
+  }
 }
 
 // ---------------------------------------------------------------------------------------------
@@ -404,7 +521,12 @@ interface Stages {
 
 function planStages(text: string): Stages {
   const block = findBlock(text, isBulletLine) ?? findBlock(text, (line) => line.length > 0);
-  const prose = (): Candidate[] => (block === undefined ? sweepProse(text, 0) : [...sweepProse(text.slice(0, block.headerOffset), 0), ...sweepProse(text.slice(block.end), block.end)]);
+  const prose = (): Candidate[] => {
+    if (block === undefined) return sweepProse(text, 0);
+    const out = sweepProse(text.slice(0, block.headerOffset), 0);
+    for (const candidate of sweepProse(text.slice(block.end), block.end)) out.push(candidate);
+    return out;
+  };
   return {
     block,
     stages: [

@@ -52,7 +52,6 @@ export function parseMarkdown(source: string): MdBlock[] {
 // Blocks
 
 const FENCE = /^( {0,3})(`{3,}|~{3,})(.*)$/;
-const HEADING = /^ {0,3}(#{1,6})(?:[ \t]+(.*?))?[ \t]*$/;
 const RULE = /^ {0,3}([-*_])(?:[ \t]*\1){2,}[ \t]*$/;
 const QUOTE = /^ {0,3}> ?/;
 const LIST_ITEM = /^( {0,3})([-*+]|\d{1,9}[.)])([ \t]+|$)/;
@@ -105,9 +104,45 @@ function listMarker(line: string): ListMarker | null {
   };
 }
 
+function isSpaceOrTab(code: number): boolean {
+  return code === 0x20 || code === 0x09;
+}
+
+/**
+ * An ATX heading: up to three spaces, 1–6 `#`, then the end of the line or spaces/tabs and the
+ * content; trailing spaces/tabs and a closing run of `#` (at the start or after a space) are not
+ * content. Scanned by hand: the regex form (`(.*?)[ \t]*$`, `(?:^|[ \t]+)#+$`) retried every
+ * position of a long run of spaces (quadratic). Like `.` in that regex, a line or paragraph
+ * separator (U+2028/2029) means the line is no heading.
+ */
+function headingOf(line: string): { readonly level: 1 | 2 | 3 | 4 | 5 | 6; readonly content: string } | null {
+  let i = 0;
+  while (i < 3 && line.charCodeAt(i) === 0x20) i++;
+  const hashes = i;
+  while (i < line.length && line.charCodeAt(i) === 0x23) i++;
+  const level = i - hashes;
+  if (level < 1 || level > 6) return null;
+  if (i < line.length && !isSpaceOrTab(line.charCodeAt(i))) return null;
+  if (line.includes('\u2028') || line.includes('\u2029')) return null;
+  let end = line.length;
+  while (end > i && isSpaceOrTab(line.charCodeAt(end - 1))) end--;
+  while (i < end && isSpaceOrTab(line.charCodeAt(i))) i++;
+  let content = line.slice(i, end);
+  let closing = content.length;
+  while (closing > 0 && content.charCodeAt(closing - 1) === 0x23) closing--;
+  if (closing < content.length) {
+    if (closing === 0) content = '';
+    else if (isSpaceOrTab(content.charCodeAt(closing - 1))) {
+      while (closing > 0 && isSpaceOrTab(content.charCodeAt(closing - 1))) closing--;
+      content = content.slice(0, closing);
+    }
+  }
+  return { level: level as 1 | 2 | 3 | 4 | 5 | 6, content };
+}
+
 /** Lines that end a paragraph without a blank line. */
 function interruptsParagraph(line: string): boolean {
-  if (FENCE.test(line) || HEADING.test(line) || RULE.test(line) || QUOTE.test(line)) return true;
+  if (FENCE.test(line) || headingOf(line) !== null || RULE.test(line) || QUOTE.test(line)) return true;
   const marker = listMarker(line);
   // As on GitHub: bullets interrupt a paragraph, ordered lists only when they start at 1; empty items never.
   return marker !== null && marker.rest.trim() !== '' && (!marker.ordered || marker.start === 1);
@@ -142,11 +177,9 @@ function parseBlocks(rawLines: readonly string[], depth: number): MdBlock[] {
       blocks.push({ kind: 'codeBlock', info: fence[3]!.trim(), text: body.join('\n') });
       continue;
     }
-    const heading = HEADING.exec(line);
+    const heading = headingOf(line);
     if (heading !== null) {
-      const level = heading[1]!.length as 1 | 2 | 3 | 4 | 5 | 6;
-      const content = (heading[2] ?? '').replace(/(?:^|[ \t]+)#+$/, '');
-      blocks.push({ kind: 'heading', level, children: parseInlines(content, 0) });
+      blocks.push({ kind: 'heading', level: heading.level, children: parseInlines(heading.content, 0) });
       i++;
       continue;
     }
@@ -326,6 +359,8 @@ class InlineParser {
   private closingBracket: Int32Array | null = null;
   private closeFor: Int32Array | null = null;
   private readonly nextFound = new Map<string, { from: number; at: number }>();
+  /** Backtick run starts by run length, built on first use (see {@link closingBackticks}). */
+  private backtickRuns: Map<number, { readonly starts: number[]; next: number }> | null = null;
   /** The first whitespace at or after `whitespaceFrom` (-1: none). */
   private whitespaceFrom = -1;
   private whitespaceAt = -1;
@@ -346,8 +381,11 @@ class InlineParser {
         continue;
       }
       if (ch === '\n') {
-        // Trailing spaces before a line break are not content.
-        this.buffer = this.buffer.replace(/ +$/, '');
+        // Trailing spaces before a line break are not content (trimmed by hand: `/ +$/` retried
+        // every position of a long run of spaces that does not end the line, quadratically).
+        let end = this.buffer.length;
+        while (end > 0 && this.buffer.charCodeAt(end - 1) === 0x20) end--;
+        if (end < this.buffer.length) this.buffer = this.buffer.slice(0, end);
         this.flush();
         this.out.push({ kind: 'break' });
         i++;
@@ -426,13 +464,39 @@ class InlineParser {
     return k;
   }
 
+  /**
+   * The first run of exactly `run` backticks (not part of a longer run) starting at or after
+   * `from`, or -1. Runs are listed once per length; spans are matched left to right, so one
+   * pointer per length walks its list once. (Searching the text for each length anew cost a pass
+   * per distinct run length: ``…`…``` of every length 1…k was superlinear.)
+   */
+  private closingBackticks(run: number, from: number): number {
+    if (this.backtickRuns === null) {
+      const runs = new Map<number, { readonly starts: number[]; next: number }>();
+      const text = this.text;
+      for (let i = text.indexOf('`'); i !== -1; i = text.indexOf('`', i)) {
+        let j = i + 1;
+        while (text.charCodeAt(j) === 0x60) j++;
+        let list = runs.get(j - i);
+        if (list === undefined) runs.set(j - i, (list = { starts: [], next: 0 }));
+        list.starts.push(i);
+        i = j;
+      }
+      this.backtickRuns = runs;
+    }
+    const list = this.backtickRuns.get(run);
+    if (list === undefined) return -1;
+    while (list.next < list.starts.length && list.starts[list.next]! < from) list.next++;
+    return list.next < list.starts.length ? list.starts[list.next]! : -1;
+  }
+
   /** A code span opening at `at`, or its backticks as text; returns the next index. */
   private codeSpan(at: number): number {
     const text = this.text;
     let run = 1;
     while (text[at + run] === '`') run++;
     const fence = '`'.repeat(run);
-    const close = this.findCloser(fence, at + run, (k) => text[k - 1] !== '`' && text[k + run] !== '`');
+    const close = this.closingBackticks(run, at + run);
     if (close < 0) {
       this.buffer += fence;
       return at + run;

@@ -11,7 +11,7 @@ import { mkdtemp, mkdir, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import * as path from 'node:path';
 import fc from 'fast-check';
-import { parseAnswerText, stripTrailingNote } from '../../../src/data/formats/answerFormat';
+import { parseAnswerText, stripDecorations } from '../../../src/data/formats/answerFormat';
 import { countLines, LineCounter, LineCountCache } from '../../../src/data/workspace/lineCounts';
 import { readBenchFile, readPredictionFile, type JsonlItem } from '../../../src/data/formats/jsonl';
 import { readLineCountsFile } from '../../../src/data/formats/lineCountsFile';
@@ -255,19 +255,31 @@ describe('decoding and keys', () => {
   });
 });
 
-describe('the trailing-note pattern of agent answers', () => {
-  const reference = (s: string): string => s.replace(/[\t\n\v\f\r \x1c-\x1f\x85\xa0\u1680\u2000-\u200a\u2028\u2029\u202f\u205f\u3000]+(?:\([^\n]*\)|#[^\n]*)$/u, '');
+describe('the decoration of a location in agent answers', () => {
+  const WS = '[\\t\\n\\v\\f\\r \\x1c-\\x1f\\x85\\xa0\\u1680\\u2000-\\u200a\\u2028\\u2029\\u202f\\u205f\\u3000]';
+  /** The original definition, as the official parser loops: strip, strip quotes, strip punctuation, drop a trailing note; until nothing changes. */
+  const reference = (raw: string): string => {
+    let loc = raw;
+    let previous: string | undefined;
+    while (loc !== previous) {
+      previous = loc;
+      loc = loc.replace(new RegExp(`^${WS}+|${WS}+$`, 'gu'), '').replace(/^[`*"']+/u, '');
+      loc = loc.replace(/[`*"'.!?,; ]+$/u, '');
+      loc = loc.replace(new RegExp(`${WS}+(?:\\([^\\n]*\\)|#[^\\n]*)$`, 'u'), '');
+    }
+    return loc;
+  };
 
-  it('strips exactly what the original regex stripped', () => {
-    const piece = fc.constantFrom('a', ' ', '\t', '\n', '(', ')', '#', 'x.py', ':3', '\u3000', '\x85');
+  it('strips exactly what the original loop of regexes stripped', () => {
+    const piece = fc.constantFrom('a', ' ', '\t', '\n', '(', ')', '#', 'x.py', ':3', '\u3000', '\x85', "'", '"', '`', '*', '.', ',', '!');
     fc.assert(
       fc.property(
-        fc.array(piece, { maxLength: 20 }).map((a) => a.join('')),
+        fc.array(piece, { maxLength: 24 }).map((a) => a.join('')),
         (s) => {
-          assert.equal(stripTrailingNote(s), reference(s));
+          assert.equal(stripDecorations(s), reference(s));
         },
       ),
-      { numRuns: 5000 },
+      { numRuns: 20000 },
     );
   });
 
