@@ -59,7 +59,7 @@ export function registerInstancePanel(store: Store, extensionUri: vscode.Uri, lo
       const text = await readSmallTextFile(resolved.real, MAX_DIFF_BASE_BYTES).catch(() => null);
       if (text === undefined || text === null) {
         const why = text === undefined ? `is larger than ${MAX_DIFF_BASE_BYTES / 1024 / 1024} MB` : 'cannot be read';
-        void vscode.window.showWarningMessage(`SWE-Explore: the snapshot's ${safe(path)} ${why}; no diff is built.`);
+        void vscode.window.showWarningMessage(`SWE-Explore: the snapshot's ${safe(path)} ${safe(why)}; no diff is built.`);
         return;
       }
       baseText = text;

@@ -12,7 +12,8 @@
  * - {@link escapeMarkdownText}: text appended to a `MarkdownString` with `appendMarkdown` (hovers).
  * - {@link safeNotificationText}: plain-text surfaces that still parse `[label](command:…)` links
  *   or `$(icon)` syntax — notifications, quick-pick items, tree items, status bar, CodeLens titles.
- * - {@link csvTextCell} / {@link csvNumberCell}: CSV cells (spreadsheets run formulas).
+ * - {@link csvTextCell} / {@link csvNumberCell}: CSV cells (spreadsheets run formulas; terminals
+ *   show CSVs too, so controls are escaped there as well).
  *
  * Pure TypeScript (no `vscode`, no `fs`) so the CLI, the extension and the webview share it.
  * Escaping is for display only: it is not meant to be reversed.
@@ -104,14 +105,23 @@ export function safeNotificationText(text: string): string {
 /** Characters that make a spreadsheet read a cell as a formula (OWASP "CSV injection"). */
 const FORMULA_TRIGGER = /^[=+\-@\t\r]/;
 
+/** {@link UNSAFE_CHARACTER} except the tab, which a CSV cell may hold as it is. */
+const CSV_UNSAFE_CHARACTER =
+  /[\u0000-\u0008\u000a-\u001f\u007f-\u009f\u061c\u200e\u200f\u2028\u2029\u202a-\u202e\u2066-\u2069]|[\ud800-\udbff](?![\udc00-\udfff])|(?<![\ud800-\udbff])[\udc00-\udfff]/g;
+
 /**
- * A CSV cell holding text from data: a leading `=`, `+`, `-`, `@`, tab or carriage return gets a
- * `'` in front so spreadsheets show it as text instead of running it as a formula (OWASP advice),
- * then the cell is quoted (inner `"` doubled) when it holds `"`, `,`, CR or LF (RFC 4180).
+ * The one encoder of a CSV cell holding text from data (every CSV the CLI or the extension
+ * writes goes through it). A CSV is `cat`-ed in terminals and opened in spreadsheets alike, so:
+ * a leading `=`, `+`, `-`, `@`, tab or carriage return gets a `'` in front so spreadsheets show
+ * it as text instead of running it as a formula (OWASP advice); every control character but the
+ * tab (C0 including CR and LF, DEL, C1), U+2028/2029 and bidi controls is written as a visible
+ * escape (`\n`, `\x1b`, `\u202e`, see {@link escapeForTerminal}), so no cell spans lines or acts
+ * on a terminal; then the cell is quoted (inner `"` doubled) when it holds `"` or `,` (RFC 4180).
  */
 export function csvTextCell(text: string): string {
   const neutral = FORMULA_TRIGGER.test(text) ? `'${text}` : text;
-  return /[",\r\n]/.test(neutral) ? `"${neutral.replace(/"/g, '""')}"` : neutral;
+  const visible = neutral.replace(CSV_UNSAFE_CHARACTER, escapeOne);
+  return /[",]/.test(visible) ? `"${visible.replace(/"/g, '""')}"` : visible;
 }
 
 /**

@@ -244,10 +244,11 @@ test('group lines escape data: a repo with controls stays one line in every form
   assert.equal(table.status, 0, table.stderr);
   assert.doesNotMatch(table.stdout, /[\u001b\u2028]/);
   assert.equal(table.stdout.split('\n').filter((l) => l.includes('evil/')).length, 1);
-  // CSV keeps data as it is, in one RFC 4180 quoted cell (as it does for instance ids).
+  // CSV shows the controls escaped too (a CSV is cat-ed as often as it is opened), one cell on one line.
   const csv = cli(...base, '--format', 'csv');
   assert.equal(csv.status, 0, csv.stderr);
-  assert.ok(csv.stdout.includes(`\n"MACRO:${repo}",e,`));
+  assert.doesNotMatch(csv.stdout, /[\u001b\u2028]/);
+  assert.ok(csv.stdout.includes('\nMACRO:evil/\\x1b[31mred\\nnext\\u2028=cmd(),e,'), csv.stdout);
 });
 
 test('summariseByRepo equals summarise over each repo and falls back to the id rule', () => {

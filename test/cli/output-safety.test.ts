@@ -4,7 +4,7 @@
  * past 2^53 are refused.
  */
 import { spawnSync } from 'node:child_process';
-import { mkdtempSync, writeFileSync } from 'node:fs';
+import { mkdirSync, mkdtempSync, writeFileSync } from 'node:fs';
 import * as os from 'node:os';
 import * as path from 'node:path';
 import { test } from 'node:test';
@@ -103,11 +103,55 @@ test('csv output neutralises formula-looking ids and explorers but keeps numbers
   assert.match(out.stdout, /^'-2,/m);
   assert.match(out.stdout, /^'@SUM\(A1\),/m);
   assert.match(out.stdout, /^'\tcmd,/m);
-  assert.match(out.stdout, /^"'\rcmd",/m);
+  assert.match(out.stdout, /^'\\rcmd,/m);
   assert.match(out.stdout, /^MACRO,"'=cmd\|""\/C calc""!A0",1,/m);
   // Every metric cell is a plain number.
   const header = out.stdout.split('\n')[0]!.split(',');
   assert.deepEqual(header.slice(2), [...OFFICIAL_METRIC_NAMES]);
+});
+
+/** What a CSV may hold raw: no C0 control but tab and the row ends, no DEL, C1, U+2028/2029 or bidi control. */
+const CSV_UNSAFE = /[\u0000-\u0008\u000b-\u001f\u007f-\u009f\u2028\u2029\u202a-\u202e\u2066-\u2069\u200e\u200f\u061c]|\r/;
+
+test('csv of score, misses and audit-impact: data controls escaped, one row per line, whatever the output is', () => {
+  const { dir, bench, preds } = hostileWorkspace();
+  const auditDir = path.join(dir, '.swe-explore', 'audit');
+  mkdirSync(auditDir, { recursive: true });
+  const removal = {
+    v: 1,
+    op: 'remove',
+    id: 'r1',
+    instance_id: HOSTILE_ID,
+    layer: 'core',
+    model: null,
+    path: 'a.py',
+    start: 1,
+    end: 1,
+    reason: 'other\u001b]8;;x\u0007\nkind,forged',
+    note: null,
+    author: 'alice',
+    at: '2026-01-01T00:00:00Z',
+    text_sha: null,
+  };
+  writeFileSync(path.join(auditDir, 'alice.jsonl'), `${JSON.stringify(removal)}\n`);
+  const counts = path.join(dir, 'counts.json');
+  writeFileSync(counts, JSON.stringify({ [HOSTILE_ID]: { 'a.py': 3 } }));
+  const runs = {
+    score: cli('score', '--bench', bench, '--preds', preds, '--line-counts', counts, '--format', 'csv'),
+    misses: cli('misses', '--bench', bench, '--preds', preds, '--line-counts', counts, '--format', 'csv'),
+    'audit-impact': cli('audit-impact', '--bench', bench, '--preds', preds, '--line-counts', counts, '--audit', auditDir, '--format', 'csv'),
+  };
+  for (const [command, out] of Object.entries(runs)) {
+    assert.notEqual(out.stdout, '', `${command}: ${out.stderr}`);
+    assert.doesNotMatch(out.stdout, CSV_UNSAFE, `${command}: ${JSON.stringify(out.stdout)}`);
+    const columns = out.stdout.split('\n')[0]!.split(',').length;
+    for (const line of out.stdout.trimEnd().split('\n')) {
+      assert.ok(!line.startsWith('/etc/passwd') && !line.startsWith('forged'), `${command}: a forged line ${JSON.stringify(line)}`);
+      // every row has the header's columns: no cell spans lines (quoted cells hold no comma here)
+      assert.equal(line.replace(/"[^"]*"/g, 'x').split(',').length, columns, `${command}: ${JSON.stringify(line)}`);
+    }
+    assert.match(out.stdout, /x__y-1\\x1b\]0;pwned\\x07/, command);
+  }
 });
 
 test('--budgets and --k past 2^53 (or absurdly large) are usage errors, exit 2', () => {

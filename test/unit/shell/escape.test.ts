@@ -90,14 +90,22 @@ describe('CSV cells', () => {
     assert.equal(csvTextCell('-2+3'), "'-2+3");
     assert.equal(csvTextCell('@SUM(A1)'), "'@SUM(A1)");
     assert.equal(csvTextCell('\tcmd'), "'\tcmd");
-    assert.equal(csvTextCell('\rcmd'), `"'\rcmd"`);
+    assert.equal(csvTextCell('\rcmd'), "'\\rcmd");
   });
 
-  it('quotes cells with quotes, commas, CR or LF and leaves plain ones alone', () => {
+  it('quotes cells with quotes or commas and leaves plain ones alone', () => {
     assert.equal(csvTextCell('a,b'), '"a,b"');
     assert.equal(csvTextCell('a"b'), '"a""b"');
-    assert.equal(csvTextCell('a\nb'), '"a\nb"');
     assert.equal(csvTextCell('django__django-11099'), 'django__django-11099');
+  });
+
+  it('escapes every control but the tab, DEL, C1, line separators and bidi controls: a cell never spans lines', () => {
+    assert.equal(csvTextCell('a\nb'), 'a\\nb');
+    assert.equal(csvTextCell('a\r\nb'), 'a\\r\\nb');
+    assert.equal(csvTextCell('x\u001b]0;t\u0007\u007f\u009b2J'), 'x\\x1b]0;t\\x07\\x7f\\x9b2J');
+    assert.equal(csvTextCell('a\u2028b\u2029c\u202ed\u2066e'), 'a\\u2028b\\u2029c\\u202ed\\u2066e');
+    assert.equal(csvTextCell('a\tb'), 'a\tb');
+    assert.equal(csvTextCell('=a\nb,c'), `"'=a\\nb,c"`);
   });
 
   it('writes finite numbers, negative ones included, as numbers; non-finite ones as neutral text', () => {
