@@ -5,7 +5,7 @@
  * 1. `hit` — reached by Recall@B's line-by-line walk within B (so `hit / |C|` is Recall@B);
  * 2. `beyond_budget` — covered by a resolved prediction of the list, but only after B ran out;
  * 3. `path_mismatch` — covered by a prediction whose path string differs from the core path but
- *    names the same file after {@link normalisePredictedPath}, its range resolved with the core
+ *    names the same file after {@link normalisePredictedPath} (applied to both), its range resolved with the core
  *    path's line count;
  * 4. `inverted` — inside the swapped range of a prediction on the exact path with `start > end ≥ 1`;
  * 5. `wrong_region` — the exact path is named by some prediction, but nothing above applies;
@@ -73,19 +73,20 @@ export function addMissCounts(into: MissCounts, more: Readonly<MissCounts>): voi
 }
 
 /**
- * The file a predicted path names, for the `path_mismatch` test: backslashes become `/`, then a
- * leading `repoPath/`, `./` or `/` is dropped as long as one is there.
+ * The file a path names, for the `path_mismatch` test — the one normalisation applied to the core
+ * path and the predicted path alike: backslashes become `/`, empty and `.` segments go (so `a//b`,
+ * `a/./b`, a leading `./` or `/` and a trailing `/` all collapse), then the segments of a leading
+ * `repoPath` are dropped as long as they lead. `..` is kept as written (it is not resolved).
  */
 export function normalisePredictedPath(path: string, repoPath?: string): string {
-  let out = path.replace(/\\/g, '/');
-  const root = repoPath === undefined ? '' : repoPath.replace(/\\/g, '/').replace(/\/+$/, '');
-  const rootPrefix = root === '' ? null : `${root}/`;
-  for (;;) {
-    if (rootPrefix !== null && out.startsWith(rootPrefix)) out = out.slice(rootPrefix.length);
-    else if (out.startsWith('./')) out = out.slice(2);
-    else if (out.startsWith('/')) out = out.slice(1);
-    else return out;
+  const segmentsOf = (p: string): string[] => p.split(/[\\/]/).filter((s) => s !== '' && s !== '.');
+  const segments = segmentsOf(path);
+  const root = repoPath === undefined ? [] : segmentsOf(repoPath);
+  let start = 0;
+  if (root.length > 0) {
+    while (start + root.length <= segments.length && root.every((s, i) => segments[start + i] === s)) start += root.length;
   }
+  return segments.slice(start).join('/');
 }
 
 /** A usable range of one prediction on a path, for the nearest-prediction search. */

@@ -165,7 +165,7 @@ export function registerAuditCommands(services: Services): vscode.Disposable[] {
     if (reason === undefined) {
       const picked = await vscode.window.showQuickPick(
         readReasons().map((r) => ({ label: safe(r), reason: r })),
-        { title: `SWE-Explore: reason for removing ${span.path} ${span.start}–${span.end} from ${describeLayer(layer)}`, placeHolder: 'Why is this span not needed?' },
+        { title: `SWE-Explore: reason for removing ${safe(span.path)} ${span.start}–${span.end} from ${safe(describeLayer(layer))}`, placeHolder: 'Why is this span not needed?' },
       );
       if (picked === undefined) return;
       reason = picked.reason;
@@ -219,7 +219,7 @@ export function registerAuditCommands(services: Services): vscode.Disposable[] {
           detail: r.note === null ? undefined : safe(r.note),
           removal: r,
         })),
-        { title: `SWE-Explore: restore a removal of ${view.instance.instanceId}` },
+        { title: `SWE-Explore: restore a removal of ${safe(view.instance.instanceId)}` },
       );
       if (picked === undefined) return;
       target = picked.removal;

@@ -68,6 +68,15 @@ describe('miss anatomy: each category alone', () => {
     assert.deepEqual(nonZero(anatomy(gt({ coreRegions: [reg('pkg/m.py', 1, 4)] }), [reg('pkg\\m.py', 1, 2)], 500)), { path_mismatch: 2, file_not_predicted: 2 });
   });
 
+  it('path_mismatch: one normalisation, so a//b.py, a/./b.py and /testbed//a/b.py all name a/b.py', () => {
+    for (const path of ['pkg//m.py', 'pkg/./m.py', '/testbed//pkg/m.py', 'pkg/.//m.py', '/testbed/pkg/./m.py', 'pkg\\\\m.py']) {
+      assert.deepEqual(nonZero(anatomy(gt({ coreRegions: [reg('pkg/m.py', 1, 4)] }), [reg(path, 1, 4)], 500, new Map(), '/testbed')), { path_mismatch: 4 }, path);
+    }
+    // The core's own spelling is normalised the same way.
+    assert.deepEqual(nonZero(anatomy(gt({ coreRegions: [reg('pkg//m.py', 1, 4)] }), [reg('pkg/m.py', 1, 4)], 500)), { path_mismatch: 4 });
+    assert.equal(normalisePredictedPath('/testbed//pkg/./m.py', '/testbed'), normalisePredictedPath('pkg//m.py'));
+  });
+
   it('path_mismatch resolves whole-file and tail ranges with the core path line count', () => {
     const lineCounts = counts({ 'a.py': 40 });
     assert.deepEqual(nonZero(anatomy(core, [reg('/testbed/a.py', 1, -1)], 500, lineCounts, '/testbed')), { path_mismatch: 10 });

@@ -122,19 +122,32 @@ describe('CSV cells', () => {
  * that interpolates data into a notification unescaped, or makes the hover trusted, fails here.
  */
 describe('extension surfaces route data through the escapes', () => {
-  const read = (file: string): string => readFileSync(path.join(__dirname, '..', '..', '..', 'src', 'extension', file), 'utf8');
-  /** Interpolations that are message wording or numbers, not data. */
-  const NOT_DATA = /^(what|RESOLVE_FAILURE_TEXT\[resolved\.reason\]|budget|safe\(.*\))$/;
+  const EXTENSION = path.join(__dirname, '..', '..', '..', 'src', 'extension');
+  const read = (file: string): string => readFileSync(path.join(EXTENSION, file), 'utf8');
+  /** Every source file of the extension, subfolders included (`audit/auditCommands.ts`). */
+  const extensionFiles = (dir = ''): string[] =>
+    readdirSync(path.join(EXTENSION, dir), { withFileTypes: true }).flatMap((e) => (e.isDirectory() ? extensionFiles(path.join(dir, e.name)) : e.name.endsWith('.ts') ? [path.join(dir, e.name)] : []));
+  /** Interpolations that are message wording or numbers, not data (`warnings`: a count of problems in fixed words). */
+  const NOT_DATA = /^(what|RESOLVE_FAILURE_TEXT\[resolved\.reason\]|budget|safe\(.*\)|span\.(start|end)|TRANSCRIPT_EXTENSIONS\.join\('\/'\)|written\.records|loaded\.removals\.size|warnings)$/;
+  const holes = (template: string): string[] => [...template.matchAll(/\$\{([^}]*(?:\}[^}]*)*?)\}(?=[^}]|$)/g)].map((m) => m[1]!);
 
   it('every ${…} in a notification is escaped with safe() or is not data', () => {
-    for (const file of readdirSync(path.join(__dirname, '..', '..', '..', 'src', 'extension')).filter((f) => f.endsWith('.ts'))) {
-      const source = read(file);
-      for (const call of source.matchAll(/show(?:Information|Warning|Error)Message\(`([^`]*)`/g)) {
-        for (const hole of call[1]!.matchAll(/\$\{([^}]*(?:\}[^}]*)*?)\}(?=[^}]|$)/g)) {
-          assert.match(hole[1]!, NOT_DATA, `${file}: unescaped ${hole[0]} in a notification`);
-        }
+    for (const file of extensionFiles()) {
+      for (const call of read(file).matchAll(/show(?:Information|Warning|Error)Message\(`([^`]*)`/g)) {
+        for (const hole of holes(call[1]!)) assert.match(hole, NOT_DATA, `${file}: unescaped \${${hole}} in a notification`);
       }
     }
+  });
+
+  it('every ${…} in a quick-pick or input-box title, placeholder or prompt is escaped with safe() or is not data', () => {
+    let seen = 0;
+    for (const file of extensionFiles()) {
+      for (const option of read(file).matchAll(/\b(?:title|placeHolder|prompt): `([^`]*)`/g)) {
+        seen++;
+        for (const hole of holes(option[1]!)) assert.match(hole, NOT_DATA, `${file}: unescaped \${${hole}} in a title`);
+      }
+    }
+    assert.ok(seen >= 3, `${seen} titles found`);
   });
 
   it('the hover is untrusted, has no theme icons or HTML and appends data only through escapeMarkdownText', () => {
