@@ -8,14 +8,17 @@
  * one level down, where the first such file in sorted order is the answer. A name that is not a
  * bench instance id is reported (`unknown-instance`) and skipped; a second answer for an instance
  * (`X.txt` and `X.md`, or `X.txt` and `X/`) is reported (`duplicate-row`) and skipped. Bad input
- * never stops the load: it becomes a located problem.
+ * never stops the load: it becomes a located problem. A symbolic link is followed only when its
+ * target lies inside the folder; one pointing out of it is reported (`symlink-escape`) and never
+ * opened.
  */
 import type { Dirent } from 'node:fs';
-import { readdir } from 'node:fs/promises';
+import { readdir, realpath, stat } from 'node:fs/promises';
 import * as path from 'node:path';
 import { mapWithConcurrency } from '../io/concurrency';
 import type { JsonlItem } from './jsonLines';
 import { readPredictionFile } from './predictionFile';
+import { isWithin } from '../io/paths';
 import { ioProblem, type Problem } from '../io/problems';
 import type { PredictionRow } from './schemas';
 
@@ -53,10 +56,36 @@ function byName(a: Dirent, b: Dirent): number {
   return a.name < b.name ? -1 : a.name > b.name ? 1 : 0;
 }
 
-/** The folder's transcripts as (instance id, file) pairs, in sorted order, before checking the ids. */
+/**
+ * What a directory entry really is, links resolved: a link is followed only to a file or folder
+ * inside the transcript folder's real path (`real` is then the path to open); a link out of it is
+ * reported and never opened, so its content cannot reach a warning.
+ */
+async function entryKind(full: string, entry: Dirent, realFolder: string, problems: Problem[]): Promise<{ readonly kind: 'file' | 'folder' | 'other'; readonly real: string } | undefined> {
+  if (!entry.isSymbolicLink()) return { kind: entry.isDirectory() ? 'folder' : entry.isFile() ? 'file' : 'other', real: full };
+  let real: string;
+  try {
+    real = await realpath(full);
+  } catch {
+    return undefined; // a dangling link names nothing to read
+  }
+  if (!isWithin(realFolder, real)) {
+    problems.push({ file: full, line: 0, severity: 'warning', code: 'symlink-escape', message: 'is a symbolic link to a path outside the transcript folder; it is not read' });
+    return undefined;
+  }
+  const info = await stat(real).catch(() => undefined);
+  return info === undefined ? undefined : { kind: info.isDirectory() ? 'folder' : info.isFile() ? 'file' : 'other', real };
+}
+
+/**
+ * The folder's transcripts as (instance id, file) pairs, in sorted order, before checking the ids.
+ * `file` is the path to open: for a link, its target (checked to lie inside the folder).
+ */
 async function listTranscripts(folder: string, problems: Problem[]): Promise<{ readonly id: string; readonly file: string; readonly nested: boolean }[]> {
   let entries: Dirent[];
+  let realFolder: string;
   try {
+    realFolder = await realpath(folder);
     entries = (await readdir(folder, { withFileTypes: true })).sort(byName);
   } catch (error) {
     problems.push(ioProblem(folder, error));
@@ -65,19 +94,27 @@ async function listTranscripts(folder: string, problems: Problem[]): Promise<{ r
   const found: { id: string; file: string; nested: boolean }[] = [];
   for (const entry of entries) {
     const full = path.join(folder, entry.name);
-    if (entry.isDirectory()) {
+    if (!entry.isDirectory() && !entry.isSymbolicLink() && !isTranscriptName(entry.name)) continue;
+    const what = await entryKind(full, entry, realFolder, problems);
+    if (what === undefined) continue;
+    if (what.kind === 'folder') {
       let inner: Dirent[];
       try {
-        inner = (await readdir(full, { withFileTypes: true })).sort(byName);
+        inner = (await readdir(what.real, { withFileTypes: true })).sort(byName);
       } catch (error) {
         problems.push(ioProblem(full, error));
         continue;
       }
       // Subfolders of the subfolder are not looked into: one level down only.
-      const first = inner.find((e) => !e.isDirectory() && isTranscriptName(e.name));
-      if (first !== undefined) found.push({ id: entry.name, file: path.join(full, first.name), nested: true });
+      for (const candidate of inner) {
+        if (candidate.isDirectory() || !isTranscriptName(candidate.name)) continue;
+        const file = await entryKind(path.join(full, candidate.name), candidate, realFolder, problems);
+        if (file === undefined || file.kind === 'folder') continue;
+        found.push({ id: entry.name, file: file.real, nested: true });
+        break;
+      }
     } else if (isTranscriptName(entry.name)) {
-      found.push({ id: stem(entry.name), file: full, nested: false });
+      found.push({ id: stem(entry.name), file: what.real, nested: false });
     }
   }
   // A top-level `X.txt` wins over a subfolder `X/` whatever the names sort to (the sort is stable).

@@ -1,5 +1,5 @@
 /** Transcript folders (Add Predictions): one agent answer per instance, one explorer per folder. */
-import { mkdirSync, mkdtempSync, writeFileSync } from 'node:fs';
+import { mkdirSync, mkdtempSync, symlinkSync, writeFileSync } from 'node:fs';
 import * as os from 'node:os';
 import * as path from 'node:path';
 import { describe, it } from 'node:test';
@@ -127,5 +127,29 @@ describe('loadWorkspace with transcript folders', () => {
     writeFileSync(preds, JSON.stringify({ instance_id: 'o__r-1', explorer: 'my-agent', regions: [{ path: 'a.py', start: 1, end: 2 }] }) + '\n');
     const model = await loadWorkspace({ benchFile: bench, predictionFiles: [preds], transcriptFolders: [folder] });
     assert.deepEqual([...model.explorers.keys()], ['my-agent (preds.jsonl)', 'my-agent (my-agent)']);
+  });
+});
+
+describe('readTranscriptFolder on a hostile folder (issue 15, finding 8)', () => {
+  it('a symlinked transcript pointing outside the folder is refused, never read or echoed; one pointing inside is read', async () => {
+    const root = mkdtempSync(path.join(os.tmpdir(), 'swe-explore-transcripts-links-'));
+    const folder = path.join(root, 'agent');
+    mkdirSync(folder);
+    const secret = path.join(root, 'secret.txt');
+    writeFileSync(secret, 'RELEVANT_FILES:\n- SECRET-TOKEN-abc123:1-2\n');
+    symlinkSync(secret, path.join(folder, 'o__r-1.txt'));
+    mkdirSync(path.join(folder, 'o__r-2'));
+    symlinkSync(secret, path.join(folder, 'o__r-2', 'answer.txt'));
+    writeFileSync(path.join(folder, 'real-answer.log'), 'RELEVANT_FILES:\n- a.py:1-2\n');
+    symlinkSync(path.join(folder, 'real-answer.log'), path.join(folder, 'o__r-3.txt'));
+    const instances = new Map<string, TranscriptInstance>(['o__r-1', 'o__r-2', 'o__r-3'].map((id) => [id, { snapshotRoot: undefined }]));
+    const run = await readTranscriptFolder(folder, instances);
+    assert.deepEqual(
+      run.files.map((f) => f.rows[0]!.value.instance_id),
+      ['o__r-3'],
+    );
+    assert.doesNotMatch(JSON.stringify(run.problems), /SECRET-TOKEN/);
+    const refused = run.problems.filter((p) => p.code === 'symlink-escape');
+    assert.deepEqual(refused.map((p) => path.relative(folder, p.file)).sort(), ['o__r-1.txt', path.join('o__r-2', 'answer.txt')]);
   });
 });
