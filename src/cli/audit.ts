@@ -185,8 +185,8 @@ per reason, and Cohen's κ between each pair of authors who audited an instance 
 lines in dispute) — above 30 authors on one instance, one Fleiss' κ over all of them instead;
 with --null, τ of N random audits of the same size (N at most 100000; progress on stderr).
 
-json (default): {"kind":"explorer"|"instance"|"ranking"|"reason"|"agreement"|"agreement_fleiss"|"null",…}
-lines.
+json (default): {"kind":…} lines, kind one of explorer, instance, ranking, reason, agreement,
+agreement_fleiss, null.
 
 Flags:
   --bench B.jsonl            the bench (required)
