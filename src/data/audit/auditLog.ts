@@ -19,7 +19,7 @@ import * as os from 'node:os';
 import * as path from 'node:path';
 import { lineSetFrom, type LineSet, type Removal } from '../../core';
 import { readLines } from '../io/lineReader';
-import { errnoCode, isWithin } from '../io/paths';
+import { checkFolderChain, errnoCode, isWithin, kindOf } from '../io/paths';
 import { ioProblem, type Problem } from '../io/problems';
 
 /** The folder, relative to the workspace root. */
@@ -374,44 +374,6 @@ export function auditRootOf(dir: string): string {
 
 /** Thrown when the audit log cannot be written safely; the message says why, naming the path. */
 export class AuditWriteRefusedError extends Error {}
-
-/** What a non-regular directory entry is, for messages. */
-function kindOf(info: { isSymbolicLink(): boolean; isFIFO(): boolean; isDirectory(): boolean; isSocket(): boolean }): string {
-  if (info.isSymbolicLink()) return 'a symbolic link';
-  if (info.isFIFO()) return 'a FIFO (named pipe)';
-  if (info.isDirectory()) return 'a folder';
-  if (info.isSocket()) return 'a socket';
-  return 'a device or other special file';
-}
-
-/**
- * Checks every component of `dir` below `root` with `lstat` (never following a link): each must
- * be a real folder. With `create`, missing components are made one by one (never through a link).
- * Returns the first component that is a link or not a folder, or `missing` when `dir` does not
- * exist and `create` is off.
- */
-async function checkFolderChain(root: string, dir: string, create: boolean): Promise<{ readonly ok: true } | { readonly ok: false; readonly missing: boolean; readonly message: string }> {
-  const relative = path.relative(path.resolve(root), path.resolve(dir));
-  if (relative.startsWith('..') || path.isAbsolute(relative)) return { ok: false, missing: false, message: `${dir} is not inside ${root}` };
-  let current = path.resolve(root);
-  for (const segment of relative.split(path.sep).filter((s) => s !== '')) {
-    current = path.join(current, segment);
-    let info;
-    try {
-      info = await lstat(current);
-    } catch (error) {
-      if (errnoCode(error) !== 'ENOENT') throw error;
-      if (!create) return { ok: false, missing: true, message: `${current} does not exist` };
-      await mkdir(current).catch((mkdirError: unknown) => {
-        if (errnoCode(mkdirError) !== 'EEXIST') throw mkdirError;
-      });
-      info = await lstat(current);
-    }
-    if (info.isSymbolicLink()) return { ok: false, missing: false, message: `${current} is a symbolic link; the audit log lives only in a real folder inside the workspace` };
-    if (!info.isDirectory()) return { ok: false, missing: false, message: `${current} is ${kindOf(info)}, not a folder` };
-  }
-  return { ok: true };
-}
 
 export interface AuditReadOptions {
   /** The folder below which no component of the audit folder may be a link (default {@link auditRootOf}). */

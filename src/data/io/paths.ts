@@ -6,7 +6,7 @@
  * leave the root are refused lexically, and symlinks are resolved with `realpath` and refused when
  * their target lies outside the root's own real path — the target is never opened in that case.
  */
-import { realpath, stat } from 'node:fs/promises';
+import { lstat, mkdir, realpath, stat } from 'node:fs/promises';
 import * as path from 'node:path';
 
 /** Why a path was refused or could not be used. */
@@ -173,4 +173,42 @@ export async function locateSnapshot(reposRoot: string, instanceId: string, repo
   if (last === undefined || last === '..' || last === given) return first;
   const second = await resolveSnapshotDir(reposRoot, last);
   return second.ok ? second : first;
+}
+
+/** What a non-regular directory entry is, for messages. */
+export function kindOf(info: { isSymbolicLink(): boolean; isFIFO(): boolean; isDirectory(): boolean; isSocket(): boolean }): string {
+  if (info.isSymbolicLink()) return 'a symbolic link';
+  if (info.isFIFO()) return 'a FIFO (named pipe)';
+  if (info.isDirectory()) return 'a folder';
+  if (info.isSocket()) return 'a socket';
+  return 'a device or other special file';
+}
+
+/**
+ * Checks every component of `dir` below `root` with `lstat` (never following a link): each must
+ * be a real folder. With `create`, missing components are made one by one (never through a link).
+ * Returns the first component that is a link or not a folder, or `missing` when `dir` does not
+ * exist and `create` is off.
+ */
+export async function checkFolderChain(root: string, dir: string, create: boolean): Promise<{ readonly ok: true } | { readonly ok: false; readonly missing: boolean; readonly message: string }> {
+  const relative = path.relative(path.resolve(root), path.resolve(dir));
+  if (relative.startsWith('..') || path.isAbsolute(relative)) return { ok: false, missing: false, message: `${dir} is not inside ${root}` };
+  let current = path.resolve(root);
+  for (const segment of relative.split(path.sep).filter((s) => s !== '')) {
+    current = path.join(current, segment);
+    let info;
+    try {
+      info = await lstat(current);
+    } catch (error) {
+      if (errnoCode(error) !== 'ENOENT') throw error;
+      if (!create) return { ok: false, missing: true, message: `${current} does not exist` };
+      await mkdir(current).catch((mkdirError: unknown) => {
+        if (errnoCode(mkdirError) !== 'EEXIST') throw mkdirError;
+      });
+      info = await lstat(current);
+    }
+    if (info.isSymbolicLink()) return { ok: false, missing: false, message: `${current} is a symbolic link; data this tool writes lives only in real folders inside the workspace` };
+    if (!info.isDirectory()) return { ok: false, missing: false, message: `${current} is ${kindOf(info)}, not a folder` };
+  }
+  return { ok: true };
 }

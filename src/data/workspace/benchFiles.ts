@@ -17,10 +17,11 @@
  * the caller's to ask about (the extension's quick pick), never silently decided here.
  */
 import { createHash } from 'node:crypto';
-import { createReadStream } from 'node:fs';
+import { constants, createReadStream } from 'node:fs';
 import { mkdir, open, readFile, realpath, stat } from 'node:fs/promises';
 import * as path from 'node:path';
 import { writeFileAtomically, type FileContent } from '../audit/exportBench';
+import { checkFolderChain, errnoCode } from '../io/paths';
 
 /** The folder this tool writes its own files into (audit log, exports), relative to a root. */
 export const TOOL_FOLDER = '.swe-explore';
@@ -95,6 +96,10 @@ function relativeTo(root: string, file: string): string {
  * "unchanged export" rule.
  */
 export async function writeBenchExport(target: string, content: FileContent, options: { readonly root: string; readonly benchFile: string }): Promise<ExportRecord> {
+  // Like the audit log: nothing below the root on the way to the exports folder may be a link, so a
+  // workspace cannot redirect the export or its registry out of itself.
+  const chain = await checkFolderChain(options.root, path.join(options.root, EXPORTS_FOLDER), true);
+  if (!chain.ok) throw new Error(`refusing to write the export: ${chain.message}`);
   await mkdir(path.dirname(path.resolve(target)), { recursive: true });
   // Size and hash of what is written, taken as it streams by.
   const hash = createHash('sha256');
@@ -127,8 +132,11 @@ export async function writeBenchExport(target: string, content: FileContent, opt
   await mkdir(path.dirname(registry), { recursive: true });
   // One write on an O_APPEND handle: concurrent exports' lines never interleave. After a torn
   // last line the record starts on a line of its own, so it is never glued to the fragment.
-  const handle = await open(registry, 'a+');
+  const handle = await open(registry, constants.O_RDWR | constants.O_APPEND | constants.O_CREAT | (constants.O_NOFOLLOW ?? 0) | (constants.O_NONBLOCK ?? 0), 0o644).catch((error: unknown) => {
+    throw errnoCode(error) === 'ELOOP' ? new Error(`refusing to write the export registry: ${registry} is a symbolic link`) : error;
+  });
   try {
+    if (!(await handle.stat()).isFile()) throw new Error(`refusing to write the export registry: ${registry} is not a regular file`);
     const { size } = await handle.stat();
     const last = Buffer.alloc(1);
     if (size > 0) await handle.read(last, 0, 1, size - 1);

@@ -5,7 +5,7 @@
  * model is bounded.
  */
 import { spawn } from 'node:child_process';
-import { mkdir, mkdtemp, readFile, rm, symlink, writeFile } from 'node:fs/promises';
+import { mkdir, mkdtemp, readdir, readFile, rm, symlink, writeFile } from 'node:fs/promises';
 import * as os from 'node:os';
 import * as path from 'node:path';
 import { after, before, describe, it } from 'node:test';
@@ -82,6 +82,17 @@ describe('export never writes into the audit folder (finding 3)', () => {
     }
     assert.deepEqual(await readFile(log), logBefore);
     assert.equal((await readFile(log, 'utf8')).split('\n').length, 2);
+  });
+
+  it('a symlinked .swe-explore/exports cannot redirect the default export or its registry', async () => {
+    const ws = await workspace('exports-link');
+    const outside = path.join(dir, 'exports-link-outside');
+    await mkdir(outside);
+    await symlink(outside, path.join(ws.root, '.swe-explore', 'exports'));
+    const result = await run('export', ['--bench', ws.bench, '--audit', ws.auditDir]);
+    assert.notEqual(result.code, 0, result.stderr);
+    assert.match(result.stderr, /exports is a symbolic link/);
+    assert.deepEqual(await readdir(outside), []);
   });
 
   it('refuses the bench through a symlink too', async () => {
