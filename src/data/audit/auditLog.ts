@@ -8,8 +8,11 @@
  * The effective removals are every `remove` of every author's file that no `restore` (of any
  * author) targets. Lines are appended whole in one `write` on an O_APPEND handle and fsynced, so
  * concurrent writers (two windows, two users on a shared folder) never interleave inside a line;
- * nothing is ever truncated or rewritten. Reading never throws on content: bad lines become
- * problems located at file:line and are skipped; unknown ops and fields are kept and ignored.
+ * nothing is ever truncated or rewritten, and nothing is written through a link (the workspace's
+ * data must not be able to redirect an append out of it). Reading never throws on content: bad
+ * lines become problems located at file:line and are skipped; unknown ops and fields are kept and
+ * ignored; a log that is not a regular file, an event in another author's name and an id naming
+ * two events are errors, never skipped or resolved silently.
  */
 import { execFile } from 'node:child_process';
 import { createHash, randomUUID } from 'node:crypto';

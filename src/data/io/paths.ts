@@ -5,6 +5,8 @@
  * answers). Before any file is read they are resolved here: absolute paths and `..` segments that
  * leave the root are refused lexically, and symlinks are resolved with `realpath` and refused when
  * their target lies outside the root's own real path — the target is never opened in that case.
+ * For the files this tool writes (audit log, exports), {@link checkFolderChain} refuses a folder on
+ * the way that is a link.
  */
 import { lstat, mkdir, realpath, stat } from 'node:fs/promises';
 import * as path from 'node:path';
