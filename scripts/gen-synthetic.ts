@@ -29,7 +29,7 @@
  * Everything derives from the seed: the same options always give byte-identical output, and
  * instance i (and explorer x's row for it) is the same whatever --instances / --explorers are.
  */
-import { closeSync, existsSync, mkdirSync, openSync, readdirSync, rmSync, writeFileSync, writeSync } from 'node:fs';
+import { closeSync, existsSync, mkdirSync, openSync, readdirSync, readFileSync, rmSync, writeFileSync, writeSync } from 'node:fs';
 import { dirname, join, resolve } from 'node:path';
 import { parseArgs } from 'node:util';
 
@@ -608,6 +608,57 @@ export async function generateSyntheticWorkspace(options: SyntheticOptions): Pro
   writeFileSync(lineCountsFile, `${JSON.stringify(lineCounts)}\n`);
   writeFileSync(join(out, MARKER_FILE), `${JSON.stringify({ generator: 'scripts/gen-synthetic.ts', instances, explorers, maxLines, seed, worstCase: worst }, null, 2)}\n`);
   return { benchFile, predictionFiles, reposRoot, lineCountsFile };
+}
+
+export interface BenchPredictionOptions {
+  /** A bench whose records to predict for (e.g. one `swe-explore build` wrote). */
+  readonly benchFile: string;
+  /** `{instance_id: {path: count}}` of the bench's repositories: the files predictions may name. */
+  readonly lineCountsFile: string;
+  /** Where `results/<explorer>/top5.jsonl` go. */
+  readonly out: string;
+  readonly explorers: number;
+  readonly seed?: number;
+}
+
+/**
+ * Prediction files for an existing bench, drawn as for the synthetic workspace (same explorers,
+ * skills and region shapes): what a what-if over a built bench scores. Deterministic for a seed.
+ */
+export function generatePredictionsForBench(options: BenchPredictionOptions): string[] {
+  const seed = (options.seed ?? 1) >>> 0;
+  const counts = JSON.parse(readFileSync(options.lineCountsFile, 'utf8')) as Record<string, Record<string, number>>;
+  const instances: Instance[] = [];
+  readFileSync(options.benchFile, 'utf8')
+    .split('\n')
+    .filter((line) => line.trim() !== '')
+    .forEach((line, index) => {
+      const record = JSON.parse(line) as { instance_id: string; ground_truth: { read_core_regions: Region[]; read_optional_regions_map: Record<string, Region[]> } };
+      const files = Object.entries(counts[record.instance_id] ?? {}).map(([path, lines]) => ({ path, lines, noFinalNewline: false }));
+      const coreRegions = record.ground_truth.read_core_regions;
+      const gtPaths = new Set(coreRegions.map((r) => r.path));
+      for (const regions of Object.values(record.ground_truth.read_optional_regions_map)) for (const r of regions) gtPaths.add(r.path);
+      if (files.length > 0) instances.push({ id: record.instance_id, index, files, record: {}, coreRegions, gtPaths });
+    });
+  const predictionFiles: string[] = [];
+  for (let x = 0; x < options.explorers; x++) {
+    const name = explorerName(x);
+    const skill = EXPLORER_SKILLS[x] ?? new Rng(subSeed(seed, 1_000, x)).float();
+    const rows: string[] = [];
+    for (const inst of instances) {
+      const rng = new Rng(subSeed(seed, x + 1, inst.index));
+      if (rng.chance(0.02)) continue;
+      const roll = rng.float();
+      const regions = predictRegions(rng, inst, skill, roll < 0.01 ? 0 : roll < 0.1 ? rng.int(1, 4) : 5);
+      rows.push(`${JSON.stringify({ instance_id: inst.id, explorer: name, regions, num_regions: regions.length })}\n`);
+    }
+    const dir = join(options.out, 'results', name);
+    mkdirSync(dir, { recursive: true });
+    const file = join(dir, 'top5.jsonl');
+    writeFileSync(file, rows.join(''));
+    predictionFiles.push(file);
+  }
+  return predictionFiles;
 }
 
 async function main(argv: string[]): Promise<void> {

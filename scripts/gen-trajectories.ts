@@ -8,6 +8,7 @@
  *   trajs/<model-dir>/<instance_id>__0.json   one SWE-Explore unified run per instance and model
  *                                            (about --run-kb KB each: 848 × 3 × 235 KB ≈ 600 MB)
  *   repos/<instance_id>/pkg/...              six source files per instance (50–3,000 lines)
+ *   line_counts.json                         {instance_id: {path: count}} of those files
  *   synthetic-trajectories.json              the options used; marks DIR as ours
  *
  * A run looks like a mini-swe-agent run converted to the unified format: a THOUGHT and one
@@ -34,6 +35,7 @@ export interface TrajectoryGenOptions {
 export interface GeneratedTrajectories {
   readonly trajsDir: string;
   readonly reposDir: string;
+  readonly lineCountsFile: string;
   readonly runs: number;
   readonly bytes: number;
 }
@@ -153,20 +155,23 @@ export function generateTrajectories(options: TrajectoryGenOptions): GeneratedTr
   const out = path.resolve(options.out);
   const trajsDir = path.join(out, 'trajs');
   const reposDir = path.join(out, 'repos');
+  const lineCountsFile = path.join(out, 'line_counts.json');
   const marker = path.join(out, MARKER);
-  const wanted = JSON.stringify({ instances, runs, runKb, seed });
+  const wanted = JSON.stringify({ instances, runs, runKb, seed, lineCounts: true });
   if (existsSync(marker) && readFileSync(marker, 'utf8') === wanted) {
-    return { trajsDir, reposDir, runs: instances * runs, bytes: Number(readFileSync(path.join(out, 'bytes.txt'), 'utf8')) };
+    return { trajsDir, reposDir, lineCountsFile, runs: instances * runs, bytes: Number(readFileSync(path.join(out, 'bytes.txt'), 'utf8')) };
   }
   if (existsSync(out)) {
     if (!existsSync(marker)) throw new Error(`${out} exists and was not written by this script; refusing to clear it`);
     rmSync(out, { recursive: true, force: true });
   }
   let bytes = 0;
+  const lineCounts: Record<string, Record<string, number>> = {};
   for (let i = 0; i < instances; i++) {
     const rng = new Rng(seed * 1_000_003 + i);
     const instanceId = `synth__repo${i % 12}-${10000 + i}`;
     const files: RepoFile[] = MODULES.map((m, k) => ({ path: `pkg/${m}/mod${k}.py`, lines: Math.floor(Math.exp(Math.log(50) + rng.float() * (Math.log(3000) - Math.log(50)))) }));
+    lineCounts[instanceId] = Object.fromEntries(files.map((f) => [f.path, f.lines]));
     for (const file of files) {
       const full = path.join(reposDir, instanceId, file.path);
       mkdirSync(path.dirname(full), { recursive: true });
@@ -184,8 +189,9 @@ export function generateTrajectories(options: TrajectoryGenOptions): GeneratedTr
     }
   }
   writeFileSync(path.join(out, 'bytes.txt'), String(bytes));
+  writeFileSync(lineCountsFile, `${JSON.stringify(lineCounts)}\n`);
   writeFileSync(marker, wanted);
-  return { trajsDir, reposDir, runs: instances * runs, bytes };
+  return { trajsDir, reposDir, lineCountsFile, runs: instances * runs, bytes };
 }
 
 if (require.main === module) {

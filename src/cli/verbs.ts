@@ -9,11 +9,12 @@ import { AUDIT_IMPACT_VERB, EXPORT_VERB } from './audit';
 import { MISSES_VERB } from './misses';
 import { SCORE_VERB, VALIDATE_VERB } from './score';
 import { BUILD_VERB, PROVENANCE_VERB, READS_VERB } from './trajectories';
+import { WHATIF_VERB } from './whatif';
 
 export type { Verb } from './args';
 
 /** Every verb, in the order `swe-explore --help` lists them. */
-export const VERBS: readonly Verb[] = [SCORE_VERB, VALIDATE_VERB, MISSES_VERB, EXPORT_VERB, AUDIT_IMPACT_VERB, READS_VERB, BUILD_VERB, PROVENANCE_VERB];
+export const VERBS: readonly Verb[] = [SCORE_VERB, VALIDATE_VERB, MISSES_VERB, EXPORT_VERB, AUDIT_IMPACT_VERB, READS_VERB, BUILD_VERB, PROVENANCE_VERB, WHATIF_VERB];
 
 const TITLE = 'swe-explore — score and inspect SWE-Explore explorations (numbers match the official evaluator)';
 

@@ -18,7 +18,7 @@
  * `command` or `path` that is not a string, `arguments` JSON that is not an object), this module
  * skips that one call and reports it in `skipped` instead.
  */
-import { commandReads, type ReadIdiom, type SeenRange, type SwallowingFlag } from './commands';
+import { commandReads, commandSegments, type ReadIdiom, type SeenRange, type SwallowingFlag } from './commands';
 import { PY_WHITESPACE_CLASS, pyInt, pyStrip, pyTruthy } from './python';
 import { messageText } from './text';
 import type { Trajectory, TrajectoryMessage, TrajectoryToolCall } from './types';
@@ -237,4 +237,31 @@ export function rawModifiedPaths(trajectory: Trajectory): string[] {
     if (argument(args, 'command') === 'str_replace' && typeof path === 'string' && path !== '') out.add(path);
   }
   return [...out];
+}
+
+/**
+ * The command a read came from, for people: the segment of the fenced block or `bash` call it was
+ * split from (the whole command for a multi-segment one when the segment is unknown), or
+ * `str_replace_editor view PATH [--view_range A B]` for an editor view. Undefined when the message
+ * no longer holds it.
+ */
+export function readCommandText(messages: readonly TrajectoryMessage[], read: Pick<RawRead, 'stepIdx' | 'origin' | 'call' | 'segment'>): string | undefined {
+  const message = messages[read.stepIdx];
+  if (message === undefined) return undefined;
+  let command: unknown;
+  if (read.origin === 'fence') command = firstBashFence(messageText(message.content));
+  else {
+    const call = message.toolCalls[read.call];
+    const args = call === undefined ? undefined : toolCallArguments(call);
+    if (call === undefined || args === undefined) return undefined;
+    if (call.name === 'str_replace_editor') {
+      const range = argument(args, 'view_range');
+      const suffix = Array.isArray(range) && range.length >= 2 ? ` --view_range ${String(range[0])} ${String(range[1])}` : '';
+      return `str_replace_editor view ${String(argument(args, 'path'))}${suffix}`;
+    }
+    command = argument(args, 'command');
+  }
+  if (typeof command !== 'string') return undefined;
+  if (read.segment < 0) return command;
+  return commandSegments(command)[read.segment] ?? command;
 }

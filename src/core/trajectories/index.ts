@@ -17,6 +17,7 @@ export * from './normalize';
 export * from './build';
 export * from './promotion';
 export * from './verify';
+export * from './whatIf';
 
 /** Raw reads of a trajectory normalised against `base`, waiting for the existence test. */
 export function stageTrajectoryReads(trajectory: Trajectory, base: string): StagedReads {

@@ -76,7 +76,7 @@ export interface PromotionProvenance {
 }
 
 /** Resolved lines per path of `regions` (merged); unresolvable paths are added to `unresolved`. */
-function resolvedLines(regions: Iterable<Region>, lineCounts: LineCounts, unresolved: Set<string>): Map<string, IntervalSet> {
+export function resolvedRegionLines(regions: Iterable<Region>, lineCounts: LineCounts, unresolved: Set<string>): Map<string, IntervalSet> {
   const byPath = new Map<string, Interval[]>();
   for (const region of regions) {
     const resolution = resolveRegion(region, lineCounts.get(region.path));
@@ -97,7 +97,7 @@ function resolvedLines(regions: Iterable<Region>, lineCounts: LineCounts, unreso
  * R_int as the builder would write it: `10**6` and `-1` ends become the line count (when known;
  * else the region stays at -1 and is reported unresolved), nothing clipped.
  */
-function* writtenRegions(files: ReadonlyMap<string, readonly BuilderInterval[]>, lineCounts: LineCounts): Generator<Region> {
+export function* writtenBuilderRegions(files: ReadonlyMap<string, readonly BuilderInterval[]>, lineCounts: LineCounts): Generator<Region> {
   for (const [path, list] of files) {
     const count = lineCounts.get(path);
     for (const [start, end] of list) yield { path, start, end: (end === MAX_LINE || end === -1) && count !== undefined ? count : end === MAX_LINE ? -1 : end };
@@ -116,14 +116,14 @@ function difference(a: ReadonlyMap<string, IntervalSet>, b: ReadonlyMap<string, 
 /** Compares a record's core with the R_int its own reads give (see the module comment). */
 export function promotionProvenance(input: PromotionInput): PromotionProvenance {
   const unresolved = new Set<string>();
-  const core = resolvedLines(input.coreRegions, input.lineCounts, unresolved);
-  const rInt = resolvedLines(writtenRegions(rebuildRInt(input.readStepInfo), input.lineCounts), input.lineCounts, unresolved);
+  const core = resolvedRegionLines(input.coreRegions, input.lineCounts, unresolved);
+  const rInt = resolvedRegionLines(writtenBuilderRegions(rebuildRInt(input.readStepInfo), input.lineCounts), input.lineCounts, unresolved);
   const promoted = difference(core, rInt);
   const dropped = difference(rInt, core);
 
   const optional: { model: string; lines: Map<string, IntervalSet> }[] = [];
   for (const model of Object.keys(input.optionalRegionsByModel)) {
-    optional.push({ model, lines: resolvedLines(input.optionalRegionsByModel[model] ?? [], input.lineCounts, new Set()) });
+    optional.push({ model, lines: resolvedRegionLines(input.optionalRegionsByModel[model] ?? [], input.lineCounts, new Set()) });
   }
   const promotedRegions: PromotedRegion[] = [];
   for (const path of [...promoted.keys()].sort(compareCodePoints)) {

@@ -54,8 +54,15 @@ interface JsonStyle {
   readonly colon: string;
 }
 
-function spliceGroundTruth(raw: string, before: GroundTruth, after: GroundTruth): string {
-  const gtSpan = memberSpans(raw, skipWs(raw, 0)).get('ground_truth');
+/**
+ * The record line with the `ground_truth` lists that differ between `before` and `after` spliced
+ * in (see the module comment), and, when `meta` is given, each of its keys that the record's
+ * `meta` object holds set to the given number (other `meta` members and key order kept).
+ * Everything else stays byte-for-byte.
+ */
+export function spliceGroundTruth(raw: string, before: GroundTruth, after: GroundTruth, meta?: ReadonlyMap<string, number>): string {
+  const top = memberSpans(raw, skipWs(raw, 0));
+  const gtSpan = top.get('ground_truth');
   if (gtSpan === undefined) return raw;
   const gt = memberSpans(raw, gtSpan.start);
   const style = detectStyle(raw, gtSpan.start, gtSpan.end);
@@ -84,6 +91,13 @@ function spliceGroundTruth(raw: string, before: GroundTruth, after: GroundTruth)
   if (optionalFiles !== undefined) {
     for (const [model, span] of memberSpans(raw, optionalFiles.start)) {
       pathList(before.optionalFilesByModel[model] ?? [], ownValue(after.optionalFilesByModel, model), span);
+    }
+  }
+  const metaSpan = top.get('meta');
+  if (meta !== undefined && metaSpan !== undefined) {
+    for (const [key, span] of memberSpans(raw, metaSpan.start)) {
+      const value = meta.get(key);
+      if (value !== undefined && raw.slice(span.start, span.end) !== String(value)) splices.push({ start: span.start, end: span.end, text: String(value) });
     }
   }
   if (splices.length === 0) return raw;

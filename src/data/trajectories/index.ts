@@ -9,3 +9,5 @@ export * from './locate';
 export * from './reports';
 export * from './folder';
 export * from './build';
+export * from './whatIf';
+export * from './whatIfReport';

@@ -57,6 +57,11 @@ export interface RunReadOptions extends TrajectoryReadOptions {
   readonly repoPath?: string;
   /** For the name rules: the instance id (default: the run's). */
   readonly instanceId?: string;
+  /**
+   * Which of `paths` are files in the repository (default {@link filesInRepository}); a caller that
+   * loads several runs of one instance passes a memoised one, so each path is checked once.
+   */
+  readonly filesIn?: (repoDir: string, paths: readonly string[]) => Promise<ReadonlySet<string>>;
 }
 
 export interface LoadedRun {
@@ -81,10 +86,16 @@ export function skippedCallProblems(file: string, skipped: readonly SkippedCall[
 }
 
 /** Extracts the kept reads of a trajectory already in memory (see the module comment). */
-export async function extractRunReads(trajectory: Trajectory, base: string, instanceId: string, repoDir: string | undefined): Promise<TrajectoryReads> {
+export async function extractRunReads(
+  trajectory: Trajectory,
+  base: string,
+  instanceId: string,
+  repoDir: string | undefined,
+  filesIn: NonNullable<RunReadOptions['filesIn']> = filesInRepository,
+): Promise<TrajectoryReads> {
   const staged = stageReads(await rawReadsCooperatively(trajectory), base);
   if (repoDir === undefined) return keepReads(staged, { kind: 'name-rules', repoName: repoNameOf(instanceId) });
-  const existing = await filesInRepository(repoDir, pathsToCheck(staged));
+  const existing = await filesIn(repoDir, pathsToCheck(staged));
   return keepReads(staged, { kind: 'repository', exists: (p) => existing.has(p) });
 }
 
@@ -96,7 +107,7 @@ export async function loadRun(file: string, options: RunReadOptions = {}): Promi
   const trajectory = read.trajectory;
   const instanceId = options.instanceId ?? trajectoryInstanceId(trajectory, file);
   const base = options.base ?? singleTrajectoryBase(trajectory, options.repoPath ?? DEFAULT_REPO_PATH);
-  const reads = await extractRunReads(trajectory, base, instanceId, options.repoDir);
+  const reads = await extractRunReads(trajectory, base, instanceId, options.repoDir, options.filesIn);
   for (const p of skippedCallProblems(file, reads.skipped)) problems.push(p);
   return { run: { file, trajectory, reader: read.reader, instanceId, model: trajectoryModel(trajectory, file), reads }, problems };
 }
