@@ -17,7 +17,7 @@ import { pathToFileURL } from 'node:url';
 import { after, describe, it } from 'node:test';
 import assert from 'node:assert/strict';
 import { OFFICIAL_METRIC_NAMES, parseWhatIfRules, recordedRInt, type LineSet, type WhatIfRules } from '../../src/core';
-import { LineCountCache, loadWorkspace, whatIfInstanceLine, whatIfTotalLine, WhatIfSession, type InstanceWhatIf, type WhatIfSources } from '../../src/data';
+import { loadWorkspace, whatIfInstanceLine, whatIfTotalLine, WhatIfSession, type InstanceWhatIf, type WhatIfSources } from '../../src/data';
 import { replay, trajPathOf, type RealRecord } from '../unit/support/real-replays';
 import { sharedPath } from '../unit/support/shared-data';
 
