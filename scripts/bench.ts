@@ -13,7 +13,9 @@
  *   (g) 848 × 20 through the extension's data path: load, counts + macros, miss anatomy, leaderboard
  *       (see ./bench-scale.ts);
  *   (h) `build` over 848 × 3 synthetic repair runs (~600 MB), indexing that folder and loading a
- *       2 MB run on the extension's path (see ./bench-trajectories.ts).
+ *       2 MB run on the extension's path (see ./bench-trajectories.ts);
+ *   (i) `whatif` over those runs with 20 explorers, and switching rule sets on the extension's data
+ *       path (see ./bench-whatif.ts).
  * Build first (`npm run build`): (b) runs dist/cli.js as a user would.
  */
 import { execFileSync, spawnSync } from 'node:child_process';
@@ -27,6 +29,7 @@ import { toGroundTruth, toRegions } from '../src/data/formats/records';
 import { benchAuditImpact, benchProvenance } from './bench-audit';
 import { benchScale } from './bench-scale';
 import { benchTrajectories } from './bench-trajectories';
+import { benchWhatIf } from './bench-whatif';
 import { generateSyntheticWorkspace } from './gen-synthetic';
 import { measureLoadStall, writeLargeBench } from './load-stall';
 
@@ -207,6 +210,10 @@ async function main(): Promise<void> {
   // (h)
   console.log('');
   await benchTrajectories(WORK, CLI);
+
+  // (i)
+  console.log('');
+  await benchWhatIf(WORK, CLI);
 
   // The packaged extension is built with --production (minified); measure that build.
   const packaged = path.join(WORK, 'extension.production.js');

@@ -134,6 +134,11 @@ export function variantGroundTruth(asWritten: GroundTruth, variant: WhatIfVarian
   return { groundTruth, meta };
 }
 
+/** Scoring options as a cache key. */
+function scoringKey(options: ScoringOptions): string {
+  return JSON.stringify([options.profile, options.k, options.budgets ?? [], options.keepEmptyCore === true]);
+}
+
 /** The paths whose line counts a what-if of the instance may need. */
 function whatIfPaths(entry: InstanceEntry, loaded: readonly (WhatIfRunInput['loaded'] | undefined)[]): Set<string> {
   const paths = groundTruthPaths(entry.groundTruth);
@@ -158,6 +163,9 @@ export class WhatIfSession {
   private readonly runs = new Map<string, Promise<InstanceRuns>>();
   private readonly settledRuns = new Map<string, InstanceRuns>();
   private readonly variantsByInstance = new Map<string, Map<string, InstanceWhatIf>>();
+  /** The as-written side, scored once per scoring options. */
+  private readonly scoredAsWritten = new Map<string, WhatIfScores>();
+  private readonly scoresByKey = new Map<string, WhatIfScores>();
 
   constructor(
     readonly model: WorkspaceModel,
@@ -234,11 +242,36 @@ export class WhatIfSession {
     return out;
   }
 
-  /** Forgets every loaded run and variant (after the workspace or the sources changed). */
+  /**
+   * Every explorer as written and under the rules ({@link whatIfScores}), computed once per rule set
+   * and scoring options (the as-written side once per options), then from the cache.
+   */
+  async scoresOf(rules: WhatIfRules, options: ScoringOptions, progress: { readonly signal?: AbortSignal; readonly onProgress?: (done: number, total: number) => void } = {}): Promise<WhatIfScores> {
+    const key = `${whatIfRulesKey(rules)}\u0000${scoringKey(options)}`;
+    const cached = this.scoresByKey.get(key);
+    if (cached !== undefined) return cached;
+    const variants = await this.variants(rules, progress);
+    const asWritten = this.scoredAsWritten.get(scoringKey(options));
+    let scores = await whatIfScores(this.model, variants, options, this.cache, asWritten?.before);
+    if (asWritten === undefined) this.scoredAsWritten.set(scoringKey(options), scores);
+    // Problems belong to the as-written pass: every rule set reports them.
+    else scores = { ...scores, problems: asWritten.problems };
+    this.scoresByKey.set(key, scores);
+    return scores;
+  }
+
+  /** Scores already computed for the rules and options, or undefined. */
+  cachedScores(rules: WhatIfRules, options: ScoringOptions): WhatIfScores | undefined {
+    return this.scoresByKey.get(`${whatIfRulesKey(rules)}\u0000${scoringKey(options)}`);
+  }
+
+  /** Forgets every loaded run, variant and score (after the workspace or the sources changed). */
   clear(): void {
     this.runs.clear();
     this.settledRuns.clear();
     this.variantsByInstance.clear();
+    this.scoredAsWritten.clear();
+    this.scoresByKey.clear();
   }
 
   private async snapshotOf(entry: InstanceEntry): Promise<string | undefined> {
