@@ -44,6 +44,7 @@ import {
 import { spliceGroundTruth } from '../audit/exportBench';
 import { realpath } from 'node:fs/promises';
 import * as path from 'node:path';
+import { createYielder } from '../io/cooperative';
 import { errnoCode, locateSnapshot } from '../io/paths';
 import type { Problem } from '../io/problems';
 import { LineCountCache } from '../workspace/lineCounts';
@@ -234,8 +235,12 @@ export class WhatIfSession {
   async variants(rules: WhatIfRules, options: { readonly signal?: AbortSignal; readonly onProgress?: (done: number, total: number) => void } = {}): Promise<Map<string, InstanceWhatIf>> {
     const out = new Map<string, InstanceWhatIf>();
     const total = this.model.instances.size;
+    // With the runs loaded every step is synchronous: a turn of the event loop every slice keeps a host responsive.
+    const pause = createYielder();
     for (const instanceId of this.model.instances.keys()) {
       options.signal?.throwIfAborted();
+      const wait = pause();
+      if (wait !== undefined) await wait;
       out.set(instanceId, await this.variantOf(instanceId, rules));
       options.onProgress?.(out.size, total);
     }
