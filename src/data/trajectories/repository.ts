@@ -19,6 +19,12 @@ import { openRegularFile } from '../io/regularFile';
 /** Files checked at once. */
 const CHECKS_IN_PARALLEL = 16;
 
+/** The folder part of a relative path (`a/b/c.py` → `a/b`, `c.py` → ``). */
+function folderOf(relative: string): string {
+  const slash = relative.lastIndexOf('/');
+  return slash === -1 ? '' : relative.slice(0, slash);
+}
+
 /**
  * The paths (relative to `repoDir`) that are regular files inside it (symlinks inside it followed):
  * the rule of `resolveInSnapshot`, answered yes or no only, so a missing path costs one `stat`
@@ -33,8 +39,20 @@ export async function filesInRepository(repoDir: string, paths: Iterable<string>
   } catch {
     return out;
   }
+  // Runs name many files in folders the repository does not have (agent scripts, `build/`): one
+  // `stat` of such a folder settles every path in it.
+  const folders = [...new Set(unique.map(folderOf).filter((f) => f !== ''))];
+  const folderExists = await mapWithConcurrency(folders, CHECKS_IN_PARALLEL, async (folder): Promise<boolean> => {
+    if (lexicalFailure(folder) !== undefined) return true; // decided per path below
+    try {
+      return (await stat(`${repoDir}${path.sep}${folder}`)).isDirectory();
+    } catch {
+      return false;
+    }
+  });
+  const missingFolders = new Set(folders.filter((_, i) => folderExists[i] === false));
   const found = await mapWithConcurrency(unique, CHECKS_IN_PARALLEL, async (p): Promise<boolean> => {
-    if (lexicalFailure(p) !== undefined) return false;
+    if (lexicalFailure(p) !== undefined || missingFolders.has(folderOf(p))) return false;
     try {
       // One stat settles most paths (missing files, directories); only files pay for the real path.
       const joined = `${repoDir}${path.sep}${p}`;

@@ -304,15 +304,17 @@ export class WhatIfSession {
     };
     const infos: WhatIfRunInfo[] = [];
     const inputs = new Map<string, WhatIfRunInput>();
-    for (const trajPath of recordedRuns(readStepInfo).keys()) {
+    // The runs of an instance are read at once (their file reads overlap), and kept in the record's order.
+    const loadOne = async (trajPath: string): Promise<{ info: WhatIfRunInfo; input: WhatIfRunInput; problems: Problem[] }> => {
+      const runProblems: Problem[] = [];
       const recordModel = recordModels.get(trajPath);
       const located = await locateRun(trajPath, instanceId, this.sources.locator, recordModel);
       let loaded: WhatIfRunInput['loaded'];
       let model = recordModel;
       let verification: RunVerification | undefined;
       if (located.found) {
-        const { run, problems: runProblems } = await loadRun(located.file, { repoPath, instanceId, filesIn, ...(repoDir === undefined ? {} : { repoDir }) });
-        for (const p of runProblems) problems.push({ ...p, instanceId });
+        const { run, problems: readProblems } = await loadRun(located.file, { repoPath, instanceId, filesIn, ...(repoDir === undefined ? {} : { repoDir }) });
+        for (const p of readProblems) runProblems.push({ ...p, instanceId });
         if (run !== undefined) {
           model = run.model !== '' ? run.model : recordModel;
           const keep = this.sources.keepCommands === true;
@@ -327,9 +329,17 @@ export class WhatIfSession {
         }
       }
       const answer = await this.reports.resolutionOf(trajPath, instanceId, model);
-      for (const p of answer.problems) problems.push(p);
-      infos.push({ trajPath, model, resolution: answer.resolution, reportFile: answer.file, located, loaded: loaded !== undefined, verification });
-      inputs.set(trajPath, { trajPath, model, resolution: answer.resolution, loaded });
+      for (const p of answer.problems) runProblems.push(p);
+      return {
+        info: { trajPath, model, resolution: answer.resolution, reportFile: answer.file, located, loaded: loaded !== undefined, verification },
+        input: { trajPath, model, resolution: answer.resolution, loaded },
+        problems: runProblems,
+      };
+    };
+    for (const { info, input, problems: runProblems } of await Promise.all([...recordedRuns(readStepInfo).keys()].map(loadOne))) {
+      infos.push(info);
+      inputs.set(info.trajPath, input);
+      for (const p of runProblems) problems.push(p);
     }
     const counted = await instanceLineCounts(
       this.model,
