@@ -304,18 +304,55 @@ function seenReads(path: string, seen: readonly SeenRange[], out: { path: string
   for (const [start, end] of seen) out.push({ path, start, end });
 }
 
+type LoadedRun = NonNullable<WhatIfRunInput['loaded']>;
+
+/**
+ * A run's credit per extraction rule, computed once per loaded run: a caller that keeps its runs
+ * (switching rule sets in an editor) pays the per-read work once. The maps are never mutated.
+ */
+const creditMemo = new WeakMap<LoadedRun, Partial<Record<WhatIfExtraction, Map<string, BuilderInterval[]>>>>();
+
 /** The lines a loaded run is credited with under an extraction rule, per file in the builder's form. */
-function loadedCredit(loaded: NonNullable<WhatIfRunInput['loaded']>, extraction: WhatIfExtraction): Map<string, BuilderInterval[]> {
-  if (extraction === 'official') return fileIntervals(loaded.reads);
-  const reads: { path: string; start: number; end: number }[] = [];
-  for (const read of loaded.reads) seenReads(read.path, read.seen, reads);
-  for (const s of loaded.swallowed) if (creditsSwallowed(s.command, s.flag)) seenReads(s.path, s.seen, reads);
-  return fileIntervals(reads);
+function loadedCredit(loaded: LoadedRun, extraction: WhatIfExtraction): Map<string, BuilderInterval[]> {
+  let memo = creditMemo.get(loaded);
+  if (memo === undefined) creditMemo.set(loaded, (memo = {}));
+  const known = memo[extraction];
+  if (known !== undefined) return known;
+  let credit: Map<string, BuilderInterval[]>;
+  if (extraction === 'official') credit = fileIntervals(loaded.reads);
+  else {
+    const reads: { path: string; start: number; end: number }[] = [];
+    for (const read of loaded.reads) seenReads(read.path, read.seen, reads);
+    for (const s of loaded.swallowed) if (creditsSwallowed(s.command, s.flag)) seenReads(s.path, s.seen, reads);
+    credit = fileIntervals(reads);
+  }
+  memo[extraction] = credit;
+  return credit;
 }
 
 /** The lines a loaded run saw: every kept read's `seen` and the swallowed paths `as-seen` credits. */
-function loadedSeen(loaded: NonNullable<WhatIfRunInput['loaded']>): Map<string, BuilderInterval[]> {
+function loadedSeen(loaded: LoadedRun): Map<string, BuilderInterval[]> {
   return loadedCredit(loaded, 'as-seen');
+}
+
+/** The unseen lines depend on the runs, the core and the counts, not on the rules: computed once per input. */
+const unseenMemo = new WeakMap<ReadonlyMap<string, WhatIfRunInput>, { readonly core: readonly Region[]; readonly lineCounts: LineCounts; readonly unseen: LineSet }>();
+
+/** Core lines as written that loaded runs credit under the builder's rules and none of them saw. */
+function unseenLines(input: WhatIfInput, before: LineSet): LineSet {
+  const known = unseenMemo.get(input.runs);
+  if (known !== undefined && known.core === input.coreRegions && known.lineCounts === input.lineCounts) return known.unseen;
+  const credited: LineSet[] = [];
+  const seen: LineSet[] = [];
+  for (const run of input.runs.values()) {
+    if (run.loaded === undefined) continue;
+    // Reads of files the core does not hold may lack a count; they cannot touch the core, so they are not reported.
+    credited.push(resolvedBuilderLines(loadedCredit(run.loaded, 'official'), input.lineCounts, new Set()));
+    seen.push(resolvedBuilderLines(loadedSeen(run.loaded), input.lineCounts, new Set()));
+  }
+  const unseen = lineSetSubtract(lineSetIntersect(before, lineSetUnionOf(credited)), lineSetUnionOf(seen));
+  unseenMemo.set(input.runs, { core: input.coreRegions, lineCounts: input.lineCounts, unseen });
+  return unseen;
 }
 
 /** Lines at least `k` of the runs read (concrete lines; tails never count), in the builder's form. */
@@ -405,29 +442,54 @@ function runOutcomes(input: WhatIfInput, recorded: ReadonlyMap<string, readonly 
   });
 }
 
-/** The variant core of one instance under the rules (see the module comment). */
-export function whatIfVariant(input: WhatIfInput): WhatIfVariant {
-  const { rules, lineCounts } = input;
-  const recorded = recordedRuns(input.readStepInfo);
-  const runs = runOutcomes(input, recorded);
+/** What a record says as written, whatever the rules: its runs' recorded reads, its core's lines, the promoted lines. */
+interface AsWritten {
+  readonly recorded: ReadonlyMap<string, readonly RecordedRead[]>;
+  /** Each recorded run's reads per file in the builder's form. */
+  readonly recordedCredit: ReadonlyMap<string, ReadonlyMap<string, readonly BuilderInterval[]>>;
+  readonly before: LineSet;
+  readonly promoted: LineSet;
+  readonly unresolvedAsWritten: readonly string[];
+}
+
+/** Computed once per record (core regions, reads and counts): switching rule sets reuses it. */
+const asWrittenMemo = new WeakMap<readonly Region[], { readonly readStepInfo: WhatIfInput['readStepInfo']; readonly lineCounts: LineCounts; readonly value: AsWritten }>();
+
+function asWritten(input: WhatIfInput): AsWritten {
+  const known = asWrittenMemo.get(input.coreRegions);
+  if (known !== undefined && known.readStepInfo === input.readStepInfo && known.lineCounts === input.lineCounts) return known.value;
   const unresolved = new Set<string>();
-
-  const perRun: Map<string, BuilderInterval[]>[] = [];
-  for (const outcome of runs) {
-    if (outcome.status === 'dropped') continue;
-    const loaded = input.runs.get(outcome.trajPath)?.loaded;
-    perRun.push(loaded === undefined ? fileIntervals(recorded.get(outcome.trajPath)!) : loadedCredit(loaded, rules.extraction));
-  }
-  const rIntFiles = supportedLines(perRun, rules.support ?? perRun.length);
-
-  const before = resolvedRegionLines(input.coreRegions, lineCounts, unresolved);
-  const provenance = promotionProvenance({ readStepInfo: input.readStepInfo, coreRegions: input.coreRegions, optionalRegionsByModel: {}, lineCounts });
+  const recorded = recordedRuns(input.readStepInfo);
+  const recordedCredit = new Map<string, Map<string, BuilderInterval[]>>();
+  for (const [trajPath, reads] of recorded) recordedCredit.set(trajPath, fileIntervals(reads));
+  const before = resolvedRegionLines(input.coreRegions, input.lineCounts, unresolved);
+  const provenance = promotionProvenance({ readStepInfo: input.readStepInfo, coreRegions: input.coreRegions, optionalRegionsByModel: {}, lineCounts: input.lineCounts });
   const promoted = new Map<string, Interval[]>();
   for (const r of provenance.promotedRegions) {
     let list = promoted.get(r.path);
     if (list === undefined) promoted.set(r.path, (list = []));
     list.push([r.start, r.end]);
   }
+  for (const p of provenance.unresolvedPaths) unresolved.add(p);
+  const value: AsWritten = { recorded, recordedCredit, before, promoted, unresolvedAsWritten: [...unresolved] };
+  asWrittenMemo.set(input.coreRegions, { readStepInfo: input.readStepInfo, lineCounts: input.lineCounts, value });
+  return value;
+}
+
+/** The variant core of one instance under the rules (see the module comment). */
+export function whatIfVariant(input: WhatIfInput): WhatIfVariant {
+  const { rules, lineCounts } = input;
+  const { recorded, recordedCredit, before, promoted, unresolvedAsWritten } = asWritten(input);
+  const runs = runOutcomes(input, recorded);
+  const unresolved = new Set<string>(unresolvedAsWritten);
+
+  const perRun: ReadonlyMap<string, readonly BuilderInterval[]>[] = [];
+  for (const outcome of runs) {
+    if (outcome.status === 'dropped') continue;
+    const loaded = input.runs.get(outcome.trajPath)?.loaded;
+    perRun.push(loaded === undefined ? recordedCredit.get(outcome.trajPath)! : loadedCredit(loaded, rules.extraction));
+  }
+  const rIntFiles = supportedLines(perRun, rules.support ?? perRun.length);
 
   // R_int written as the builder writes it; what cannot be resolved stays as written.
   const rIntLines = new Map<string, IntervalSet>();
@@ -461,17 +523,7 @@ export function whatIfVariant(input: WhatIfInput): WhatIfVariant {
     for (const region of unresolvable.get(path) ?? []) coreRegions.push(region);
   }
 
-  // Lines loaded runs credit under the builder's rules but none of them saw.
-  const credited: LineSet[] = [];
-  const seen: LineSet[] = [];
-  for (const outcome of runs) {
-    const loaded = input.runs.get(outcome.trajPath)?.loaded;
-    if (loaded === undefined) continue;
-    // Reads of files the core does not hold may lack a count; they cannot touch the core, so they are not reported.
-    credited.push(resolvedBuilderLines(fileIntervals(loaded.reads), lineCounts, new Set()));
-    seen.push(resolvedBuilderLines(loadedSeen(loaded), lineCounts, new Set()));
-  }
-  const unseen = lineSetSubtract(lineSetIntersect(before, lineSetUnionOf(credited)), lineSetUnionOf(seen));
+  const unseen = unseenLines(input, before);
 
   const joined = lineSetSubtract(after, before);
   const left = lineSetSubtract(before, after);
@@ -494,7 +546,7 @@ export function whatIfVariant(input: WhatIfInput): WhatIfVariant {
     rInt: rIntLines,
     unseen,
     unseenLines: lineSetSize(unseen),
-    unresolvedPaths: [...new Set([...unresolved, ...provenance.unresolvedPaths])].sort(compareCodePoints),
+    unresolvedPaths: [...unresolved].sort(compareCodePoints),
   };
 }
 

@@ -48,7 +48,7 @@ import { createYielder } from '../io/cooperative';
 import { errnoCode, locateSnapshot } from '../io/paths';
 import type { Problem } from '../io/problems';
 import { LineCountCache } from '../workspace/lineCounts';
-import { isScored, scoreWorkspaceModel, type ScoreResult, type ScoringOptions } from '../workspace/scoring';
+import { isScored, scoreWorkspaceModel, type ScoredRow, type ScoreResult, type ScoringOptions } from '../workspace/scoring';
 import { groundTruthPaths, instanceLineCounts, type InstanceEntry, type WorkspaceModel } from '../workspace/workspace';
 import { locateRun, type LocatedRun, type RunLocator } from './locate';
 import { ResolutionReports, type ReportSource, type RunResolution } from './reports';
@@ -124,7 +124,8 @@ export function variantGroundTruth(asWritten: GroundTruth, variant: WhatIfVarian
   const modified = new Set(asWritten.modifiedCoreFiles);
   const main = variant.coreFiles.filter((p) => modified.has(p));
   const mainFiles = sameStrings(asWritten.mainFiles, main) ? asWritten.mainFiles : main;
-  const groundTruth: GroundTruth = { ...asWritten, coreRegions, coreFiles, mainFiles };
+  const unchanged = coreRegions === asWritten.coreRegions && coreFiles === asWritten.coreFiles && mainFiles === asWritten.mainFiles;
+  const groundTruth: GroundTruth = unchanged ? asWritten : { ...asWritten, coreRegions, coreFiles, mainFiles };
   const meta = new Map<string, number>([
     ['num_trajectories', variant.runCounts.rebuilt + variant.runCounts.asRecorded],
     ['num_read_core', coreFiles.length],
@@ -423,9 +424,10 @@ export interface WhatIfScores {
   readonly emptiedByVariant: readonly string[];
   /** Scored under the variant but not as written (an empty core as written): left out of both sides. */
   readonly filledByVariant: readonly string[];
-  /** The rows of each side (all of them, before the common-instance filter). */
+  /** The as-written scoring (every row). */
   readonly before: ScoreResult;
-  readonly after: ScoreResult;
+  /** The rows under the variant, over the instances scored on both sides, in the as-written order. */
+  readonly after: readonly ScoredRow[];
   /** Problems of the before pass (rows of unknown instances, line counts). */
   readonly problems: readonly Problem[];
 }
@@ -463,29 +465,39 @@ export async function whatIfScores(
     beforeResult = scored;
   }
   const variantModel = variantWorkspace(model, variants);
-  const after = await scoreWorkspaceModel(variantModel, options, cache);
   const emptiedByVariant: string[] = [];
   const filledByVariant: string[] = [];
+  const changed = new Map<string, InstanceEntry>();
   for (const [instanceId, entry] of model.instances) {
+    const variantEntry = variantModel.instances.get(instanceId)!;
     const scoredBefore = isScored(entry, options.keepEmptyCore);
-    const scoredAfter = isScored(variantModel.instances.get(instanceId)!, options.keepEmptyCore);
+    const scoredAfter = isScored(variantEntry, options.keepEmptyCore);
     if (scoredBefore && !scoredAfter) emptiedByVariant.push(instanceId);
     if (!scoredBefore && scoredAfter) filledByVariant.push(instanceId);
+    if (scoredBefore && scoredAfter && variantEntry.groundTruth !== entry.groundTruth) changed.set(instanceId, variantEntry);
   }
   const leftOut = new Set([...emptiedByVariant, ...filledByVariant]);
-  const impact = auditImpact({
-    before: beforeResult.rows.filter((r) => !leftOut.has(r.instanceId)),
-    after: after.rows.filter((r) => !leftOut.has(r.instanceId)),
-    auditedInstances: [],
-    removals: [],
-  });
+  // Only instances whose ground truth the rules changed are scored again (through the very path
+  // `score` takes); the others keep their as-written rows, which are what `score` gives them on the
+  // variant bench. Rows stay in the as-written order, so the averages sum in `score`'s order.
+  const rescored = await scoreWorkspaceModel({ ...variantModel, instances: changed }, options, cache);
+  const rowsByKey = new Map(rescored.rows.map((row) => [`${row.explorer}\u0000${row.instanceId}`, row]));
+  const beforeRows: ScoredRow[] = [];
+  const afterRows: ScoredRow[] = [];
+  for (const row of beforeResult.rows) {
+    const after = changed.has(row.instanceId) ? rowsByKey.get(`${row.explorer}\u0000${row.instanceId}`) : row;
+    if (leftOut.has(row.instanceId) || after === undefined) continue;
+    beforeRows.push(row);
+    afterRows.push(after);
+  }
+  const impact = auditImpact({ before: beforeRows, after: afterRows, auditedInstances: [], removals: [] });
   const explorers: WhatIfExplorerLine[] = [];
   const rankings: WhatIfRankingLine[] = [];
   for (const line of impact) {
     if (line.kind === 'explorer') explorers.push({ kind: 'explorer', explorer: line.explorer, before: line.before, after: line.after });
     else if (line.kind === 'ranking') rankings.push(line);
   }
-  return { explorers, rankings, emptiedByVariant, filledByVariant, before: beforeResult, after, problems };
+  return { explorers, rankings, emptiedByVariant, filledByVariant, before: beforeResult, after: afterRows, problems };
 }
 
 /** The variant bench's record lines, in the bench's order (see `spliceGroundTruth`); records without a variant are written as read. */
