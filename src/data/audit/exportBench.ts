@@ -342,7 +342,7 @@ export async function writeFileAtomically(filePath: string, content: FileContent
 }
 
 /** The real path `p` names, or will name once created: its folder resolved, symlinks and `..` included. */
-async function realTarget(p: string): Promise<string> {
+export async function realTarget(p: string): Promise<string> {
   try {
     return await realpath(p);
   } catch (error) {

@@ -41,11 +41,10 @@ import {
   type WhatIfSwallowed,
   type WhatIfVariant,
 } from '../../core';
-import { spliceGroundTruth } from '../audit/exportBench';
-import { realpath } from 'node:fs/promises';
+import { realTarget, spliceGroundTruth } from '../audit/exportBench';
 import * as path from 'node:path';
 import { createYielder } from '../io/cooperative';
-import { errnoCode, locateSnapshot } from '../io/paths';
+import { locateSnapshot } from '../io/paths';
 import type { Problem } from '../io/problems';
 import { LineCountCache } from '../workspace/lineCounts';
 import { isScored, scoreWorkspaceModel, type ScoredRow, type ScoreResult, type ScoringOptions } from '../workspace/scoring';
@@ -509,20 +508,6 @@ export function variantBenchLines(model: WorkspaceModel, variants: ReadonlyMap<s
     if (entry === undefined || variant === undefined || entry.benchLine !== item.line) return item.raw;
     return spliceGroundTruth(item.raw, entry.groundTruth, variant.groundTruth, variant.meta);
   });
-}
-
-/** The real path `file` names, or will name once created (its folder resolved). */
-async function realTarget(file: string): Promise<string> {
-  try {
-    return await realpath(file);
-  } catch (error) {
-    if (errnoCode(error) !== 'ENOENT') throw error;
-  }
-  try {
-    return path.join(await realpath(path.dirname(file)), path.basename(file));
-  } catch {
-    return path.resolve(file);
-  }
 }
 
 /**
