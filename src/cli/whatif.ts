@@ -153,7 +153,7 @@ async function whatif(argv: string[]): Promise<number> {
     },
     cache,
   );
-  const variants = await session.variants(rules);
+  const variants = await session.variants(rules, { instancesAtOnce: 2 });
   const results = [...variants.values()];
   for (const result of results) for (const p of instanceProblems(model, result)) problems.push(p);
 

@@ -43,6 +43,7 @@ import {
 } from '../../core';
 import { realTarget, spliceGroundTruth } from '../audit/exportBench';
 import * as path from 'node:path';
+import { mapWithConcurrency } from '../io/concurrency';
 import { createYielder } from '../io/cooperative';
 import { locateSnapshot } from '../io/paths';
 import type { Problem } from '../io/problems';
@@ -67,6 +68,15 @@ export interface WhatIfSources {
    * then costs no reading). The CLI, which visits each instance once, turns it off to bound memory.
    */
   readonly retainRuns?: boolean;
+}
+
+export interface VariantsOptions {
+  /** Stops between instances. */
+  readonly signal?: AbortSignal;
+  /** After each instance: how many are done, of how many. */
+  readonly onProgress?: (done: number, total: number) => void;
+  /** Instances whose runs are read at once (default 1; a batch run overlaps reading and extraction with 2). */
+  readonly instancesAtOnce?: number;
 }
 
 /** One run of a record as found and loaded. */
@@ -232,26 +242,27 @@ export class WhatIfSession {
    * Every instance of the bench under the rules, in bench order. `onProgress(done, total)` after
    * each instance; an aborted signal stops between instances.
    */
-  async variants(rules: WhatIfRules, options: { readonly signal?: AbortSignal; readonly onProgress?: (done: number, total: number) => void } = {}): Promise<Map<string, InstanceWhatIf>> {
-    const out = new Map<string, InstanceWhatIf>();
-    const total = this.model.instances.size;
+  async variants(rules: WhatIfRules, options: VariantsOptions = {}): Promise<Map<string, InstanceWhatIf>> {
+    const ids = [...this.model.instances.keys()];
+    let done = 0;
     // With the runs loaded every step is synchronous: a turn of the event loop every slice keeps a host responsive.
     const pause = createYielder();
-    for (const instanceId of this.model.instances.keys()) {
+    const results = await mapWithConcurrency(ids, options.instancesAtOnce ?? 1, async (instanceId) => {
       options.signal?.throwIfAborted();
       const wait = pause();
       if (wait !== undefined) await wait;
-      out.set(instanceId, await this.variantOf(instanceId, rules));
-      options.onProgress?.(out.size, total);
-    }
-    return out;
+      const result = await this.variantOf(instanceId, rules);
+      options.onProgress?.(++done, ids.length);
+      return result;
+    });
+    return new Map(results.map((r) => [r.instanceId, r]));
   }
 
   /**
    * Every explorer as written and under the rules ({@link whatIfScores}), computed once per rule set
    * and scoring options (the as-written side once per options), then from the cache.
    */
-  async scoresOf(rules: WhatIfRules, options: ScoringOptions, progress: { readonly signal?: AbortSignal; readonly onProgress?: (done: number, total: number) => void } = {}): Promise<WhatIfScores> {
+  async scoresOf(rules: WhatIfRules, options: ScoringOptions, progress: VariantsOptions = {}): Promise<WhatIfScores> {
     const key = `${whatIfRulesKey(rules)}\u0000${scoringKey(options)}`;
     const cached = this.scoresByKey.get(key);
     if (cached !== undefined) return cached;
