@@ -13,16 +13,15 @@ import {
   renderWhatIfCsv,
   renderWhatIfMarkdown,
   variantBenchLines,
-  whatIfInstanceLine,
+  whatIfLines,
   whatIfOutputRefusal,
   whatIfRegistryRoot,
   whatIfScores,
-  whatIfTotalLine,
   WhatIfSession,
   writeBenchExport,
   type InstanceWhatIf,
   type Problem,
-  type WhatIfLine,
+  type WhatIfScores,
   type WorkspaceModel,
 } from '../data';
 import { escapeForTerminal, jsonForTerminal } from '../shared/escape';
@@ -157,18 +156,15 @@ async function whatif(argv: string[]): Promise<number> {
   const results = [...variants.values()];
   for (const result of results) for (const p of instanceProblems(model, result)) problems.push(p);
 
-  const instanceLines = results.map(whatIfInstanceLine);
-  const lines: WhatIfLine[] = [...instanceLines];
   const notes = runsSummary(results, rules);
+  let scores: WhatIfScores | undefined;
   if (sources.predictionFiles.length > 0) {
-    const scores = await whatIfScores(model, variants, { profile, k }, cache);
+    scores = await whatIfScores(model, variants, { profile, k }, cache);
     for (const p of scores.problems) problems.push(p);
-    for (const line of scores.explorers) lines.push(line);
-    for (const line of scores.rankings) lines.push(line);
     if (scores.emptiedByVariant.length > 0) notes.push(`${scores.emptiedByVariant.length} instance(s) whose core the rules empty are left out of both macro averages`);
     if (scores.filledByVariant.length > 0) notes.push(`${scores.filledByVariant.length} instance(s) with an empty core as written are left out of both macro averages`);
   }
-  lines.push(whatIfTotalLine(instanceLines));
+  const lines = whatIfLines(variants, scores);
 
   if (format === 'json') {
     let out = '';

@@ -427,6 +427,22 @@ export function whatIfTotalLine(instances: readonly WhatIfInstanceLine[]): WhatI
   };
 }
 
+/**
+ * The report's lines in the contract's order: every instance (bench order), then, with scores, every
+ * explorer and the ranking lines, then the total. What `swe-explore whatif` prints and the Markdown
+ * report renders.
+ */
+export function whatIfLines(variants: ReadonlyMap<string, InstanceWhatIf>, scores?: Pick<WhatIfScores, 'explorers' | 'rankings'>): WhatIfLine[] {
+  const instances = [...variants.values()].map(whatIfInstanceLine);
+  const lines: WhatIfLine[] = [...instances];
+  if (scores !== undefined) {
+    for (const line of scores.explorers) lines.push(line);
+    for (const line of scores.rankings) lines.push(line);
+  }
+  lines.push(whatIfTotalLine(instances));
+  return lines;
+}
+
 export interface WhatIfScores {
   readonly explorers: readonly WhatIfExplorerLine[];
   readonly rankings: readonly WhatIfRankingLine[];
