@@ -13,6 +13,7 @@
  */
 import { realpath, stat } from 'node:fs/promises';
 import * as path from 'node:path';
+import { trajPathModelFolder } from '../../core';
 import { RESOLVE_FAILURE_TEXT, resolveInSnapshot } from '../io/paths';
 
 /** Placeholders a template may use. */
@@ -37,8 +38,7 @@ export function unknownTemplatePlaceholders(template: string): string[] {
 
 /** The folder that holds the `traj_path`'s file (`unify_trajs/x/gemini-3-pro/a__0.json` → `gemini-3-pro`), if any. */
 export function modelFolderOf(trajPath: string): string | undefined {
-  const parts = trajPath.split(/[\\/]/).filter((s) => s !== '');
-  return parts.length >= 2 ? parts[parts.length - 2] : undefined;
+  return trajPathModelFolder(trajPath);
 }
 
 /** Whether a `KEY` of a template or report names this run: its model folder or its model name. */
