@@ -2,7 +2,7 @@ import * as vscode from 'vscode';
 import { OFFICIAL_METRIC_NAMES, parseQuery, PROFILES, queryProblem, type OfficialMetricName, type Profile, type Region } from '../core';
 import { resolveInSnapshot, RESOLVE_FAILURE_TEXT } from '../data';
 import { safeNotificationText as safe } from '../shared/escape';
-import { METRIC_INFO } from '../shared/protocol';
+import { METRIC_INFO } from '../shared/metricInfo';
 import type { DecorationController } from './decorations';
 import type { WorkspaceLoader } from './loader';
 import { lineRange } from './ranges';

@@ -1,8 +1,6 @@
 import * as vscode from 'vscode';
-import { containsLine, EMPTY_SET } from '../core';
-import { resolveRegion } from '../core/resolve';
+import { containsLine, describeReaders, EMPTY_SET, resolveRegion } from '../core';
 import { escapeMarkdownText } from '../shared/escape';
-import { describeReaders } from '../core/provenance';
 import { compareLineText } from './compare/compareView';
 import { missedLineSentence } from './decorations';
 import { provenanceOf, trajectoryLabel } from './provenanceView';

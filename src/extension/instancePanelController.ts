@@ -4,8 +4,7 @@
  * to the gold patch applied to it, and a read step reveals its lines in the editor.
  */
 import * as vscode from 'vscode';
-import type { GroundTruth, LineCounts } from '../core';
-import { patchedText } from '../core/unifiedDiff';
+import { patchedText, type GroundTruth, type LineCounts } from '../core';
 import { coreRemovalsByAuthor, instanceAgreement, readSmallTextFile, resolveInSnapshot, RESOLVE_FAILURE_TEXT } from '../data';
 import { safeNotificationText as safe } from '../shared/escape';
 import type { AgreementEntry } from '../shared/instanceProtocol';

@@ -2,11 +2,7 @@
  * Builds the Instance panel's state from a bench record. Pure (no `vscode`, no fs) so it is unit
  * tested; the panel only posts what this returns.
  */
-import type { InstanceAgreement } from '../core/auditImpact';
-import { resolveRegion } from '../core/resolve';
-import { trajectoryCountOf, type ReadStepInfo, type ReadStepLike } from '../core/provenance';
-import type { LineCounts } from '../core/types';
-import { parseUnifiedDiff } from '../core/unifiedDiff';
+import { type InstanceAgreement, type LineCounts, parseUnifiedDiff, type ReadStepInfo, type ReadStepLike, resolveRegion, trajectoryCountOf } from '../core';
 import { MAX_LINE, MAX_PATH_LENGTH, type AgreementEntry, type InstanceState, type PatchFileRow, type TrajectoryRow, type TrajectoryStepRow } from '../shared/instanceProtocol';
 
 /** The record fields the panel reads; a parsed `BenchRecord` satisfies it. */

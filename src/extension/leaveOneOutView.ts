@@ -6,8 +6,7 @@
  * consensus/promoted layers and cleared when the instance changes or "none" is picked.
  */
 import * as vscode from 'vscode';
-import { containsLine, EMPTY_SET, type IntervalSet } from '../core';
-import type { LeaveOneOut } from '../core/provenance';
+import { containsLine, EMPTY_SET, type IntervalSet, type LeaveOneOut } from '../core';
 import { safeNotificationText as safe } from '../shared/escape';
 import { Disposable } from './lifecycle';
 import { provenanceOf, trajectoryLabel } from './provenanceView';

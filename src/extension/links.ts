@@ -1,7 +1,6 @@
 /** Deep links: the URI handler (`vscode://swe-explore.swe-explore-inspector/open?…`) and `sweExplore.copyLink`. */
 import * as vscode from 'vscode';
-import { OFFICIAL_METRIC_NAMES } from '../core';
-import { formatDeepLink, LINK_PATH, parseDeepLink, type LinkTarget } from '../core/deepLink';
+import { formatDeepLink, LINK_PATH, type LinkTarget, OFFICIAL_METRIC_NAMES, parseDeepLink } from '../core';
 import { resolveInSnapshot, RESOLVE_FAILURE_TEXT } from '../data';
 import { safeNotificationText as safe } from '../shared/escape';
 import { registerAddPredictions } from './addPredictions';

@@ -1,17 +1,7 @@
-import { OFFICIAL_METRIC_NAMES, recallAtBudgets, type OfficialMetricName } from '../core';
-import type { MissAnatomy } from '../core/missAnatomy';
-import type { Resolution } from '../core/resolve';
-import {
-  ANATOMY_CATEGORIES,
-  METRIC_INFO,
-  type AnatomySummary,
-  type CompareSide,
-  type CompareState,
-  type CurvePoint,
-  type ExplorerComparison,
-  type ExplorerMacroRow,
-  type ScoresState,
-} from '../shared/protocol';
+import { type MissAnatomy, OFFICIAL_METRIC_NAMES, type OfficialMetricName, recallAtBudgets, type Resolution } from '../core';
+import { ANATOMY_CATEGORIES, type AnatomySummary } from '../shared/anatomy';
+import { METRIC_INFO } from '../shared/metricInfo';
+import { type CompareSide, type CompareState, type CurvePoint, type ExplorerComparison, type ExplorerMacroRow, type ScoresState } from '../shared/scoresProtocol';
 import type { ExplorerOnInstance, InstanceView, Store } from './store';
 
 const CURVE_POINTS = 60;

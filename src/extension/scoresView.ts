@@ -1,18 +1,18 @@
 /**
- * The Scores sidebar view: hosts the webview bundle (dist/webview/main.js), hands it the latest
+ * The Scores sidebar view: hosts the webview bundle (dist/webview/scores.js), hands it the latest
  * ScoresState after its `ready` handshake, and forwards validated messages to the extension.
  */
 import { performance } from 'node:perf_hooks';
 import type * as vscode from 'vscode';
 import { describeMessage, webviewHtml, webviewOptions } from './webviewHtml';
-import { parseFromWebview, type FromWebview, type ScoresState, type ToWebview } from '../shared/protocol';
+import { parseFromScoresWebview, type FromScoresWebview, type ScoresState, type ToScoresWebview } from '../shared/scoresProtocol';
 
 /** View id contributed under the SWE-Explore activity-bar container. */
 export const SCORES_VIEW_ID = 'sweExplore.scores';
 
 export interface ScoresViewHandlers {
   /** Every validated message from the webview, `ready` included. */
-  onMessage(message: FromWebview): void;
+  onMessage(message: FromScoresWebview): void;
   /** Optional log sink (e.g. an output channel's appendLine); told once about invalid messages. */
   log?(line: string): void;
 }
@@ -75,7 +75,7 @@ export class ScoresViewProvider implements vscode.WebviewViewProvider, vscode.Di
   }
 
   private receive(raw: unknown): void {
-    const message = parseFromWebview(raw);
+    const message = parseFromScoresWebview(raw);
     if (message === null) {
       if (!this.warnedInvalid) {
         this.warnedInvalid = true;
@@ -94,13 +94,13 @@ export class ScoresViewProvider implements vscode.WebviewViewProvider, vscode.Di
 
   private post(): void {
     if (this.view === undefined || !this.ready || this.latest === undefined) return;
-    const message: ToWebview = { type: 'state', state: this.latest };
+    const message: ToScoresWebview = { type: 'state', state: this.latest };
     // A hidden view drops the message; it says ready again when shown and then gets the latest state.
     void this.view.webview.postMessage(message);
   }
 
   private html(webview: vscode.Webview): string {
-    return webviewHtml(webview, this.extensionUri, { script: 'main.js', styles: ['common.css', 'anatomy.css', 'scores.css'], title: 'Scores', rootId: 'scores-root', images: true });
+    return webviewHtml(webview, this.extensionUri, { script: 'scores.js', styles: ['common.css', 'anatomy.css', 'scores.css'], title: 'Scores', rootId: 'scores-root', images: true });
   }
 
   private disposeViewListeners(): void {

@@ -1,5 +1,5 @@
 import * as vscode from 'vscode';
-import { PROFILES, type Profile } from '../core/types';
+import { PROFILES, type Profile } from '../core';
 
 export interface LayerSettings {
   readonly core: boolean;

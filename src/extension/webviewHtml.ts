@@ -7,7 +7,7 @@ import { randomBytes } from 'node:crypto';
 import * as vscode from 'vscode';
 
 export interface WebviewPage {
-  /** The bundle in `dist/webview/`, e.g. `main.js`. */
+  /** The bundle in `dist/webview/`, e.g. `scores.js`. */
   readonly script: string;
   /** Stylesheets in `media/`, linked in this order (shared ones first, e.g. `common.css`, then the page's own). */
   readonly styles: readonly string[];

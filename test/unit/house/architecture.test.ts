@@ -1,6 +1,7 @@
 /**
  * The layering the house style asks for, checked on the source text: no import cycles, a pure
- * core, and the shell reaching the data layer only through its public entry point.
+ * core, the shell reaching the core and the data layer only through their public entry points,
+ * and the webviews reaching the core only through src/shared.
  */
 import { readdirSync, readFileSync, statSync } from 'node:fs';
 import * as path from 'node:path';
@@ -72,6 +73,30 @@ test('the extension and the CLI reach src/data only through its index', () => {
     for (const target of graph.get(file)!) {
       if (rel(target).startsWith('data/')) assert.equal(rel(target), path.join('data', 'index.ts'), `${rel(file)} imports ${rel(target)}`);
     }
+  }
+});
+
+test('the extension and the CLI reach src/core only through its index', () => {
+  for (const file of files.filter((f) => /^(extension|cli)\//.test(rel(f)))) {
+    for (const target of graph.get(file)!) {
+      if (rel(target).startsWith('core/')) assert.equal(rel(target), path.join('core', 'index.ts'), `${rel(file)} imports ${rel(target)}`);
+    }
+  }
+});
+
+test('src/shared reaches src/core through its index, or core/types.ts for the vocabulary the webviews need at run time', () => {
+  // A value imported through the index would pull the metric kernels' module-level tables into
+  // every webview bundle; core/types.ts holds only names, budgets and profiles.
+  for (const file of files.filter((f) => rel(f).startsWith('shared/'))) {
+    for (const target of graph.get(file)!) {
+      if (rel(target).startsWith('core/')) assert.ok([path.join('core', 'index.ts'), path.join('core', 'types.ts')].includes(rel(target)), `${rel(file)} imports ${rel(target)}`);
+    }
+  }
+});
+
+test('the webviews reach src/core only through src/shared, and neither the extension nor the data layer', () => {
+  for (const file of files.filter((f) => rel(f).startsWith('webview/'))) {
+    for (const target of graph.get(file)!) assert.match(rel(target), /^(webview|shared)\//, `${rel(file)} imports ${rel(target)}`);
   }
 });
 

@@ -6,7 +6,8 @@ import { OFFICIAL_METRIC_NAMES, type GroundTruth, type Region } from '../../../s
 import type { WorkspaceModel } from '../../../src/data';
 import { Store } from '../../../src/extension/store';
 import { buildScoresState } from '../../../src/extension/scoresState';
-import { ANATOMY_CATEGORIES, ANATOMY_INFO, parseFromWebview, parseToWebview, type ScoresState } from '../../../src/shared/protocol';
+import { ANATOMY_CATEGORIES, ANATOMY_INFO } from '../../../src/shared/anatomy';
+import { parseFromScoresWebview, parseToScoresWebview, type ScoresState } from '../../../src/shared/scoresProtocol';
 import { workspaceModel } from '../support/store-builders';
 
 const groundTruth: GroundTruth = {
@@ -174,7 +175,7 @@ describe('buildScoresState', () => {
     const store = loadedStore();
     store.select({ compareWith: 'partial' });
     for (const state of [buildScoresState(store), buildScoresState(new Store({ budget: 100, profile: 'official', topK: 5 }))]) {
-      const parsed = parseToWebview(JSON.parse(JSON.stringify({ type: 'state', state })));
+      const parsed = parseToScoresWebview(JSON.parse(JSON.stringify({ type: 'state', state })));
       assert.ok(parsed, state.status);
       assert.deepEqual(parsed.state, JSON.parse(JSON.stringify(state)));
     }
@@ -190,8 +191,8 @@ describe('Scores protocol', () => {
   });
 
   it('accepts stopComparing and rejects malformed messages', () => {
-    assert.deepEqual(parseFromWebview({ type: 'stopComparing' }), { type: 'stopComparing' });
-    assert.deepEqual(parseFromWebview({ type: 'stopComparing', extra: 1 }), { type: 'stopComparing' });
+    assert.deepEqual(parseFromScoresWebview({ type: 'stopComparing' }), { type: 'stopComparing' });
+    assert.deepEqual(parseFromScoresWebview({ type: 'stopComparing', extra: 1 }), { type: 'stopComparing' });
     for (const bad of [
       null,
       'stopComparing',
@@ -202,7 +203,7 @@ describe('Scores protocol', () => {
       { type: 'setBudget', budget: 0 },
       { type: 'setExplorer', explorer: '' },
     ]) {
-      assert.equal(parseFromWebview(bad), null, JSON.stringify(bad));
+      assert.equal(parseFromScoresWebview(bad), null, JSON.stringify(bad));
     }
   });
 
@@ -225,7 +226,7 @@ describe('Scores protocol', () => {
       { ...good, compare: { ...compare, b: { explorer: 'weak', hasRow: 'yes', anatomy: null } } },
       { ...good, compare: { ...compare, metrics: {} } },
     ];
-    assert.ok(parseToWebview({ type: 'state', state: good }));
-    for (const state of variants) assert.equal(parseToWebview({ type: 'state', state }), null, JSON.stringify(state).slice(0, 200));
+    assert.ok(parseToScoresWebview({ type: 'state', state: good }));
+    for (const state of variants) assert.equal(parseToScoresWebview({ type: 'state', state }), null, JSON.stringify(state).slice(0, 200));
   });
 });

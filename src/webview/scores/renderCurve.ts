@@ -3,9 +3,9 @@
  * classes in media/scores.css, which use the theme's --vscode-charts-* variables; SVG presentation
  * attributes cannot take var(), and the CSP forbids inline style attributes.
  */
-import type { CurvePoint, ScoresState } from '../shared/protocol';
-import { el, section, svg } from './dom';
-import { fmt3, isNum } from './format';
+import type { CurvePoint, ScoresState } from '../../shared/scoresProtocol';
+import { el, section, svg } from '../dom';
+import { fmt3, isNum } from '../format';
 
 const WIDTH = 300;
 const HEIGHT = 160;

@@ -1,8 +1,8 @@
 /** Side-by-side comparison of every loaded explorer on a few key metrics for this instance. */
-import { OFFICIAL_BUDGETS, type OfficialMetricName } from '../core/types';
-import { METRIC_INFO, type ExplorerComparison, type ExplorerMacroRow, type FromWebview, type ScoresState } from '../shared/protocol';
-import { el, section } from './dom';
-import { fmt3, isNum } from './format';
+import { METRIC_INFO, OFFICIAL_BUDGETS, type OfficialMetricName } from '../../shared/metricInfo';
+import type { ExplorerComparison, ExplorerMacroRow, FromScoresWebview, ScoresState } from '../../shared/scoresProtocol';
+import { el, section } from '../dom';
+import { fmt3, isNum } from '../format';
 
 /** The official budget closest to `budget` (ties go to the smaller one). */
 export function nearestOfficialBudget(budget: number): (typeof OFFICIAL_BUDGETS)[number] {
@@ -29,7 +29,7 @@ function isComparison(entry: unknown): entry is ExplorerComparison {
   return typeof candidate.explorer === 'string' && typeof candidate.values === 'object';
 }
 
-export function renderComparison(state: ScoresState, post: (message: FromWebview) => void): HTMLElement | null {
+export function renderComparison(state: ScoresState, post: (message: FromScoresWebview) => void): HTMLElement | null {
   const entries = state.comparison.filter(isComparison);
   if (entries.length < 2) return null;
   return comparisonSection(state, post, entries, 'comparison', 'Explorers compared', 'this instance');
@@ -40,7 +40,7 @@ export function renderComparison(state: ScoresState, post: (message: FromWebview
  * for the same folder (top-k, empty-core instances left out), labelled with how many instances
  * they cover while line counts are still being read.
  */
-export function renderMacros(state: ScoresState, post: (message: FromWebview) => void): HTMLElement | null {
+export function renderMacros(state: ScoresState, post: (message: FromScoresWebview) => void): HTMLElement | null {
   const entries = state.macros.filter((entry): entry is ExplorerMacroRow => isComparison(entry) && entry.values !== null && isNum(entry.instances) && isNum(entry.expected));
   if (entries.length === 0) return null;
   const counted = entries.every((entry) => entry.instances === entry.expected);
@@ -48,7 +48,7 @@ export function renderMacros(state: ScoresState, post: (message: FromWebview) =>
   return comparisonSection(state, post, entries, 'macros', `Macro average over the benchmark${counted ? '' : ' (counting…)'}`, `instances ${coverage}`);
 }
 
-function comparisonSection(state: ScoresState, post: (message: FromWebview) => void, entries: readonly ExplorerComparison[], id: string, title: string, scope: string): HTMLElement {
+function comparisonSection(state: ScoresState, post: (message: FromScoresWebview) => void, entries: readonly ExplorerComparison[], id: string, title: string, scope: string): HTMLElement {
   const b = nearestOfficialBudget(state.budget);
   const columns: readonly OfficialMetricName[] = ['recall', 'precision', `ndcg_at_${b}`, `recall_at_${b}`, 'first_useful_hit'];
   const best = new Map<OfficialMetricName, number>();

@@ -2,8 +2,8 @@
  * Composes the Scores view. The header controls persist across renders; everything below them is
  * rebuilt from the state each time, with keyboard focus carried over by `data-focus-key`.
  */
-import type { FromWebview, ScoresState } from '../shared/protocol';
-import { el, section } from './dom';
+import type { FromScoresWebview, ScoresState } from '../../shared/scoresProtocol';
+import { el, section } from '../dom';
 import { createHeader } from './renderHeader';
 import { renderBudgetSummary, renderMetrics } from './renderMetrics';
 import { renderCurve } from './renderCurve';
@@ -49,7 +49,7 @@ function restoreFocus(key: string, within: HTMLElement): void {
   match?.focus({ preventScroll: true });
 }
 
-export function createScoresView(root: HTMLElement, post: (message: FromWebview) => void): ScoresView {
+export function createScoresView(root: HTMLElement, post: (message: FromScoresWebview) => void): ScoresView {
   const message = el('p', { class: 'message', role: 'status' }, 'Loading scores…');
   const header = createHeader(post);
   const profileNote = el('p', { class: 'profile-note', hidden: true }, '⚠ Snapshot profile: line counts come from every snapshot file. Use for debugging; cite only official numbers.');

@@ -1,7 +1,8 @@
 /** The metric table and the "at the chosen budget" summary of the Scores view. */
-import { METRIC_INFO, type MetricRow, type ScoresState } from '../shared/protocol';
-import { el, section } from './dom';
-import { fmt3, formatDelta, isNum } from './format';
+import { METRIC_INFO } from '../../shared/metricInfo';
+import type { MetricRow, ScoresState } from '../../shared/scoresProtocol';
+import { el, section } from '../dom';
+import { fmt3, formatDelta, isNum } from '../format';
 
 /** The two official rows that belong to the current budget, when it is 100, 300 or 500. */
 function budgetRows(budget: number): ReadonlySet<string> {

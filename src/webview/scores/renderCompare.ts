@@ -3,10 +3,10 @@
  * every metric side by side with B − A, and both miss-anatomy bars. A side without a row reads
  * "missing (no row)", never 0.
  */
-import type { OfficialMetricName } from '../core/types';
-import type { CompareMetricRow, CompareSide, CompareState, FromWebview, ScoresState } from '../shared/protocol';
-import { el, section } from './dom';
-import { fmt3, isNum } from './format';
+import type { OfficialMetricName } from '../../shared/metricInfo';
+import type { CompareMetricRow, CompareSide, CompareState, FromScoresWebview, ScoresState } from '../../shared/scoresProtocol';
+import { el, section } from '../dom';
+import { fmt3, isNum } from '../format';
 import { sideAnatomy } from './renderAnatomy';
 
 /** Metrics where a smaller value is the better one, so an increase is coloured as worse. */
@@ -79,7 +79,7 @@ function sideLegend(which: 'A' | 'B', side: CompareSide, shown: boolean): HTMLEl
 }
 
 /** The "A vs B" section at the top of the view, or null when not comparing. */
-export function renderCompare(state: ScoresState, post: (message: FromWebview) => void): HTMLElement | null {
+export function renderCompare(state: ScoresState, post: (message: FromScoresWebview) => void): HTMLElement | null {
   const compare = state.compare;
   if (!isCompare(compare)) return null;
   const { a, b } = compare;

@@ -2,10 +2,10 @@
  * The miss-anatomy bar: one stacked bar of the core lines by why they were or were not found at
  * budget B, with a legend (glyph, label, lines, percent) so colour is never the only signal.
  */
-import type { MissCategory } from '../core/missAnatomy';
-import { ANATOMY_CATEGORIES, ANATOMY_INFO, type AnatomyCategoryRow, type AnatomySummary, type ScoresState, type WrongRegionRow } from '../shared/protocol';
-import { el, section } from './dom';
-import { fmtCount, isNum, shortPath } from './format';
+import { ANATOMY_CATEGORIES, ANATOMY_INFO, type AnatomyCategoryRow, type AnatomySummary, type MissCategory, type WrongRegionRow } from '../../shared/anatomy';
+import type { ScoresState } from '../../shared/scoresProtocol';
+import { el, section } from '../dom';
+import { fmtCount, isNum, shortPath } from '../format';
 
 function isCategoryRow(row: unknown): row is AnatomyCategoryRow {
   if (typeof row !== 'object' || row === null) return false;

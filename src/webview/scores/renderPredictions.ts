@@ -1,7 +1,7 @@
 /** The per-prediction gain table: how each ranked entry feeds Recall@B and nDCG@B. */
-import type { FromWebview, PredictionRow, ScoresState } from '../shared/protocol';
-import { el, section } from './dom';
-import { fmt3, fmtCount, isNum, shortPath, spanText } from './format';
+import type { FromScoresWebview, PredictionRow, ScoresState } from '../../shared/scoresProtocol';
+import { el, section } from '../dom';
+import { fmt3, fmtCount, isNum, shortPath, spanText } from '../format';
 
 /** Budget status as symbol + word, so it never depends on colour alone. */
 const STATUS: Readonly<Record<PredictionRow['budgetStatus'], { text: string; title: string }>> = {
@@ -43,7 +43,7 @@ function regionCell(row: PredictionRow): HTMLElement {
  * One prediction is a <tbody> of two rows — the region on top, its numbers below — so all columns
  * fit the sidebar's width without sideways scrolling. The group is the click / keyboard target.
  */
-function predictionGroup(row: PredictionRow, post: (message: FromWebview) => void): HTMLTableSectionElement {
+function predictionGroup(row: PredictionRow, post: (message: FromScoresWebview) => void): HTMLTableSectionElement {
   const status = STATUS[row.budgetStatus] ?? { text: String(row.budgetStatus), title: '' };
   const location = `${row.path}:${spanText(row.start, row.end)}`;
   const statusTitle = row.budgetStatus === 'partial' ? `${status.title} ${fmtCount(row.linesInBudget)} of ${fmtCount(row.lines)} lines count.` : status.title;
@@ -89,7 +89,7 @@ function predictionGroup(row: PredictionRow, post: (message: FromWebview) => voi
   return group;
 }
 
-export function renderPredictions(state: ScoresState, post: (message: FromWebview) => void): HTMLElement {
+export function renderPredictions(state: ScoresState, post: (message: FromScoresWebview) => void): HTMLElement {
   const rows = state.predictions.filter(isRow);
   if (rows.length === 0) {
     return section('predictions', 'Predictions', el('p', { class: 'muted' }, 'This explorer returned no regions for the instance.'));

@@ -1,12 +1,10 @@
 /**
- * The typed message protocol between the extension host and the Scores webview. Both sides import
+ * The typed message protocol between the extension host and the Scores webview (the sidebar view). Both sides import
  * this module; each side validates what it receives with the guards below and drops anything else.
  */
-import type { MissCategory } from '../core/missAnatomy';
-import { PROFILES, type OfficialMetricName, type Profile } from '../core/types';
+import { isAnatomySummary, type AnatomySummary } from './anatomy';
 import { isRecord } from './guards';
-
-export { METRIC_INFO } from './metricInfo';
+import { PROFILES, type OfficialMetricName, type Profile } from './metricInfo';
 
 /** One metric as the Scores view shows it. */
 export interface MetricRow {
@@ -58,53 +56,6 @@ export interface ExplorerMacroRow extends ExplorerComparison {
   readonly instances: number;
   /** Instances that take part once every line count is read (records with a core and a row). */
   readonly expected: number;
-}
-
-/**
- * The six miss-anatomy categories in the core's order (MISS_CATEGORIES of src/core/missAnatomy.ts;
- * a unit test keeps the two equal), with what the Scores view shows for each: a glyph and a label,
- * so colour is never the only signal, and a one-sentence explanation for the tooltip.
- */
-export const ANATOMY_CATEGORIES: readonly MissCategory[] = ['hit', 'beyond_budget', 'path_mismatch', 'inverted', 'wrong_region', 'file_not_predicted'];
-
-export const ANATOMY_INFO: Readonly<Record<MissCategory, { readonly glyph: string; readonly label: string; readonly description: string }>> = {
-  hit: { glyph: '✓', label: 'hit', description: "Reached by Recall@B's line-by-line walk within the budget B, so hit / core lines is Recall@B." },
-  beyond_budget: { glyph: '»', label: 'beyond budget', description: 'Covered by a resolved prediction of the list, but only after the budget B ran out.' },
-  path_mismatch: {
-    glyph: '≠',
-    label: 'path mismatch',
-    description: 'Covered by a prediction whose path names the same file in another spelling (a leading repo path, ./ or /, backslashes), which the evaluator does not match.',
-  },
-  inverted: { glyph: '⇅', label: 'inverted range', description: 'Inside the swapped range of a prediction on the exact path whose start is after its end, which covers no line.' },
-  wrong_region: { glyph: '≈', label: 'file predicted · wrong lines', description: 'The exact file is named by some prediction, but none of its ranges covers this line.' },
-  file_not_predicted: { glyph: '∅', label: 'file not predicted', description: 'No prediction names the exact core path.' },
-};
-
-/** Core lines of one miss-anatomy category. */
-export interface AnatomyCategoryRow {
-  readonly category: MissCategory;
-  readonly lines: number;
-}
-
-/** One run of `wrong_region` lines and the prediction nearest to it (null when none has a usable range). */
-export interface WrongRegionRow {
-  readonly path: string;
-  readonly start: number;
-  readonly end: number;
-  readonly nearest: { readonly rank: number; readonly distance: number; readonly side: 'above' | 'below' } | null;
-}
-
-/** Why each core line of the instance was or was not found by one explorer's list at budget B. */
-export interface AnatomySummary {
-  readonly budget: number;
-  /** |C|: distinct core lines; the category lines sum to it. */
-  readonly coreLines: number;
-  /** All six categories, in {@link ANATOMY_CATEGORIES} order. */
-  readonly categories: readonly AnatomyCategoryRow[];
-  /** The first few `wrong_region` spans (path order). */
-  readonly wrongRegion: readonly WrongRegionRow[];
-  /** How many `wrong_region` spans there are in all. */
-  readonly wrongRegionSpans: number;
 }
 
 /** One side of compare mode. Without a row its numbers are null: missing, not zero. */
@@ -164,10 +115,10 @@ export interface ScoresState {
 }
 
 /** Extension → webview. */
-export type ToWebview = { readonly type: 'state'; readonly state: ScoresState };
+export type ToScoresWebview = { readonly type: 'state'; readonly state: ScoresState };
 
 /** Webview → extension. */
-export type FromWebview =
+export type FromScoresWebview =
   | { readonly type: 'ready' }
   | { readonly type: 'setBudget'; readonly budget: number }
   | { readonly type: 'setProfile'; readonly profile: Profile }
@@ -179,7 +130,7 @@ export type FromWebview =
 export const MAX_BUDGET = 1_000_000;
 
 /** Validates a message from the webview; anything unknown or malformed yields null. */
-export function parseFromWebview(value: unknown): FromWebview | null {
+export function parseFromScoresWebview(value: unknown): FromScoresWebview | null {
   if (!isRecord(value)) return null;
   switch (value['type']) {
     case 'ready':
@@ -208,7 +159,7 @@ export function parseFromWebview(value: unknown): FromWebview | null {
 }
 
 /** Validates a message from the extension (the webview trusts nothing it did not check). */
-export function parseToWebview(value: unknown): ToWebview | null {
+export function parseToScoresWebview(value: unknown): ToScoresWebview | null {
   if (!isRecord(value) || value['type'] !== 'state' || !isRecord(value['state'])) return null;
   const state = value['state'];
   const ok =
@@ -223,25 +174,13 @@ export function parseToWebview(value: unknown): ToWebview | null {
     Array.isArray(state['explorers']) &&
     Array.isArray(state['comparison']) &&
     Array.isArray(state['macros']) &&
-    (state['anatomy'] === null || isAnatomy(state['anatomy'])) &&
+    (state['anatomy'] === null || isAnatomySummary(state['anatomy'])) &&
     (state['compare'] === null || isCompare(state['compare']));
   return ok ? { type: 'state', state: state as unknown as ScoresState } : null;
 }
 
-function isAnatomy(value: unknown): boolean {
-  return (
-    isRecord(value) &&
-    Number.isFinite(value['budget']) &&
-    Number.isFinite(value['coreLines']) &&
-    Number.isFinite(value['wrongRegionSpans']) &&
-    Array.isArray(value['categories']) &&
-    value['categories'].every((row: unknown) => isRecord(row) && ANATOMY_CATEGORIES.includes(row['category'] as MissCategory) && Number.isFinite(row['lines'])) &&
-    Array.isArray(value['wrongRegion'])
-  );
-}
-
 function isCompareSide(value: unknown): boolean {
-  return isRecord(value) && typeof value['explorer'] === 'string' && typeof value['hasRow'] === 'boolean' && (value['anatomy'] === null || isAnatomy(value['anatomy']));
+  return isRecord(value) && typeof value['explorer'] === 'string' && typeof value['hasRow'] === 'boolean' && (value['anatomy'] === null || isAnatomySummary(value['anatomy']));
 }
 
 function isCompare(value: unknown): boolean {

@@ -3,9 +3,9 @@
  * once and updated in place, so focus, an open <select> and a half-typed custom budget survive the
  * frequent re-renders the extension triggers.
  */
-import { OFFICIAL_BUDGETS, type Profile } from '../core/types';
-import { MAX_BUDGET, type FromWebview, type ScoresState } from '../shared/protocol';
-import { el } from './dom';
+import { OFFICIAL_BUDGETS, type Profile } from '../../shared/metricInfo';
+import { MAX_BUDGET, type FromScoresWebview, type ScoresState } from '../../shared/scoresProtocol';
+import { el } from '../dom';
 
 const PROFILE_LABELS: Readonly<Record<Profile, string>> = {
   official: 'official (citable)',
@@ -25,7 +25,7 @@ export function parseBudgetInput(text: string): number | null {
   return value >= 1 && value <= MAX_BUDGET ? value : null;
 }
 
-export function createHeader(post: (message: FromWebview) => void): Header {
+export function createHeader(post: (message: FromScoresWebview) => void): Header {
   const instance = el('h2', { class: 'instance' });
 
   const explorerSelect = el('select', { id: 'explorer-select' });
