@@ -6,22 +6,22 @@ import { AuditController } from './audit/auditController';
 import { RemovalsTreeProvider } from './audit/removalsTree';
 import { registerCompare } from './compare/compareCommands';
 import { registerLeaderboard, type LeaderboardController } from './leaderboard/leaderboardController';
-import { registerLinks, type LinkApi } from './links';
-import { buildScoresState } from './scoresState';
-import { CoreRegionCodeLensProvider } from './codeLens';
-import { registerCommands, type Timings } from './commands';
-import { DecorationController } from './decorations';
-import { DataDiagnostics } from './diagnostics';
-import { LineHoverProvider } from './hover';
-import { registerInstancePanel } from './instancePanelController';
-import { LeaveOneOutController } from './leaveOneOutView';
-import { WorkspaceLoader } from './loader';
-import { ScoresViewProvider, SCORES_VIEW_ID } from './scoresView';
-import { readScoringSettings } from './settings';
-import { snapshotPathOf } from './snapshot';
-import { AuditStatusBar, ScoreStatusBar } from './statusBar';
-import { changesView, Store, type StoreChange } from './store';
-import { InstancesTreeProvider, RegionsTreeProvider } from './trees';
+import { registerLinks, type LinkApi } from './links/links';
+import { buildScoresState } from './scores/scoresState';
+import { CoreRegionCodeLensProvider } from './editor/codeLens';
+import { registerCommands, type Timings } from './commands/commands';
+import { DecorationController } from './editor/decorations';
+import { DataDiagnostics } from './workspace/diagnostics';
+import { LineHoverProvider } from './editor/hover';
+import { registerInstancePanel } from './instance/instancePanelController';
+import { LeaveOneOutController } from './editor/leaveOneOut';
+import { WorkspaceLoader } from './workspace/loader';
+import { ScoresViewProvider, SCORES_VIEW_ID } from './scores/scoresView';
+import { readScoringSettings } from './base/settings';
+import { snapshotPathOf } from './base/snapshot';
+import { AuditStatusBar, ScoreStatusBar } from './editor/statusBar';
+import { changesView, Store, type StoreChange } from './state/store';
+import { InstancesTreeProvider, RegionsTreeProvider } from './trees/trees';
 
 /** What the extension exports in test mode only (integration tests); other extensions get nothing. */
 export interface InspectorApi {

@@ -3,7 +3,7 @@ import * as assert from 'node:assert/strict';
 import * as path from 'node:path';
 import * as vscode from 'vscode';
 import { compareReach, prepareInstance, type IntervalSet, type LineSet } from '../../src/core';
-import { missedSpanLabels } from '../../src/extension/decorations';
+import { missedSpanLabels } from '../../src/extension/editor/decorations';
 import { until, type Case } from './support';
 
 const INSTANCE = 'acme__inventory-101';

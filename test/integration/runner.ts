@@ -11,7 +11,7 @@ import * as path from 'node:path';
 import * as vscode from 'vscode';
 import { applyRemovals, explainInstance, officialMetrics, prepareInstance } from '../../src/core';
 import type { InspectorApi } from '../../src/extension/extension';
-import { buildScoresState } from '../../src/extension/scoresState';
+import { buildScoresState } from '../../src/extension/scores/scoresState';
 import { compareCases } from './compareCases';
 import { leaderboardCases } from './leaderboardCases';
 import { linkCases } from './linkCases';

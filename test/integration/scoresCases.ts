@@ -2,7 +2,7 @@
 import * as assert from 'node:assert/strict';
 import * as vscode from 'vscode';
 import { MISS_CATEGORIES } from '../../src/core/missAnatomy';
-import { buildScoresState } from '../../src/extension/scoresState';
+import { buildScoresState } from '../../src/extension/scores/scoresState';
 import type { InspectorApi } from '../../src/extension/extension';
 import { until, type Case } from './support';
 

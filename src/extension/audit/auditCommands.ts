@@ -7,9 +7,9 @@ import * as vscode from 'vscode';
 import { rangeIntersectionSize, type IntervalSet } from '../../core';
 import { acceptEvent, fileTextSha, removeEvent, resolveInSnapshot, restoreEvent, type RemoveEvent } from '../../data';
 import { safeNotificationText as safe } from '../../shared/escape';
-import { snapshotPathOf } from '../snapshot';
-import type { InstanceView, Store } from '../store';
-import type { InstancesTreeProvider } from '../trees';
+import { snapshotPathOf } from '../base/snapshot';
+import type { InstanceView, Store } from '../state/store';
+import type { InstancesTreeProvider } from '../trees/trees';
 import { readReasons, type AuditController } from './auditController';
 
 interface Services {

@@ -6,8 +6,8 @@
 import * as path from 'node:path';
 import * as vscode from 'vscode';
 import { AUDIT_FOLDER, appendAuditEvent, checkAuditAgainstBench, defaultAuthor, readAuditFolder, sanitizeAuthor, REMOVAL_REASONS, type AuditWireEvent, type Problem } from '../../data';
-import { Disposable } from '../lifecycle';
-import { toAuditState, type Store } from '../store';
+import { Disposable } from '../base/lifecycle';
+import { toAuditState, type Store } from '../state/store';
 
 const REFRESH_DEBOUNCE_MS = 100;
 

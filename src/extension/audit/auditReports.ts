@@ -7,7 +7,7 @@ import * as path from 'node:path';
 import * as vscode from 'vscode';
 import { computeAuditImpact, exportTargetRefusal, LineCountCache, loadAudit, renderImpactMarkdown, writeCorrectedBench, writeFileAtomically, type Problem } from '../../data';
 import { safeNotificationText as safe } from '../../shared/escape';
-import type { Store } from '../store';
+import type { Store } from '../state/store';
 import type { AuditController } from './auditController';
 
 interface Services {

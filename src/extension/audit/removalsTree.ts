@@ -1,7 +1,7 @@
 import * as vscode from 'vscode';
 import { safeNotificationText as safe } from '../../shared/escape';
-import { Disposable } from '../lifecycle';
-import { changesView, type Store } from '../store';
+import { Disposable } from '../base/lifecycle';
+import { changesView, type Store } from '../state/store';
 
 /** A Removals tree item; `removalId` is what `sweExplore.restoreSpan` takes from the context menu. */
 export interface RemovalNode {

@@ -3,10 +3,10 @@ import * as vscode from 'vscode';
 import type { DifferenceSpan } from '../../core';
 import { resolveInSnapshot, RESOLVE_FAILURE_TEXT } from '../../data';
 import { safeNotificationText as safe } from '../../shared/escape';
-import type { DecorationController } from '../decorations';
-import { lineRange } from '../ranges';
-import { snapshotPathOf } from '../snapshot';
-import type { Store } from '../store';
+import type { DecorationController } from '../editor/decorations';
+import { lineRange } from '../base/ranges';
+import { snapshotPathOf } from '../base/snapshot';
+import type { Store } from '../state/store';
 import { compareOf } from './compareView';
 
 export interface CompareServices {

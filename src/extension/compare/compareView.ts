@@ -1,7 +1,7 @@
 /** What compare mode shows for the open instance: the four core-line sets, their labels, a line's story. */
 import { compareLineSets, containsLine, EMPTY_SET, type CompareReach, type InstanceExplanation } from '../../core';
 import { escapeForTerminal } from '../../shared/escape';
-import type { InstanceView } from '../store';
+import type { InstanceView } from '../state/store';
 
 /** The decoration layers of compare mode (each also has a `…Label` layer). */
 export type CompareLayer = 'compareOnlyA' | 'compareOnlyB' | 'compareBoth' | 'compareNeither';

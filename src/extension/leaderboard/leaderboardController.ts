@@ -7,10 +7,10 @@
 import * as vscode from 'vscode';
 import { OFFICIAL_METRIC_NAMES, type OfficialMetricName } from '../../core';
 import { parseFromLeaderboardWebview, type LeaderboardState, type ToLeaderboardWebview } from '../../shared/leaderboardProtocol';
-import { Disposable } from '../lifecycle';
-import type { Store, StoreChange } from '../store';
-import type { InstancesTreeProvider } from '../trees';
-import { describeMessage, webviewHtml, webviewOptions } from '../webviewHtml';
+import { Disposable } from '../base/lifecycle';
+import type { Store, StoreChange } from '../state/store';
+import type { InstancesTreeProvider } from '../trees/trees';
+import { describeMessage, webviewHtml, webviewOptions } from '../base/webviewHtml';
 import { buildLeaderboardState, leaderboardCsv, leaderboardMarkdown, NO_REPO_ROWS, type LeaderboardLayout } from './leaderboardState';
 
 export const LEADERBOARD_VIEW_TYPE = 'sweExplore.leaderboard';

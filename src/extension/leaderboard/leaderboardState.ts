@@ -7,7 +7,7 @@ import type { LeaderboardAnatomy, LeaderboardScores, MetricValues } from '../../
 import { csvNumberCell, csvTextCell, escapeMarkdownText } from '../../shared/escape';
 import { LEADERBOARD_COLUMNS, leaderboardCaption, type LeaderboardAnatomyRow, type LeaderboardExplorerRow, type LeaderboardState, type MetricValueMap } from '../../shared/leaderboardProtocol';
 import { METRIC_INFO } from '../../shared/metricInfo';
-import type { Store } from '../store';
+import type { Store } from '../state/store';
 
 function valuesOf(macro: MetricValues): MetricValueMap {
   const out = {} as Record<OfficialMetricName, number>;

@@ -11,7 +11,7 @@ import * as assert from 'node:assert/strict';
 import { MISS_CATEGORIES, OFFICIAL_METRIC_NAMES, prepareGroundTruth } from '../../../src/core';
 import { instanceLineCounts, LEADERBOARD_TOP_INSTANCES, LineCountCache, leaderboardOfModel, loadWorkspace, missesOfWorkspaceModel, referencedPaths, type Leaderboard } from '../../../src/data';
 import { scoreWorkspace } from '../../../src/cli/scoreWorkspace';
-import { Store } from '../../../src/extension/store';
+import { Store } from '../../../src/extension/state/store';
 
 const DEMO = path.resolve(__dirname, '..', '..', '..', 'demo');
 const BENCH = path.join(DEMO, 'bench.jsonl');

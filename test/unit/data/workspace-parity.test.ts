@@ -12,7 +12,7 @@ import * as assert from 'node:assert/strict';
 import { OFFICIAL_METRIC_NAMES } from '../../../src/core';
 import { instanceLineCounts, LineCountCache, loadWorkspace, referencedPaths } from '../../../src/data';
 import { scoreWorkspace } from '../../../src/cli/scoreWorkspace';
-import { Store } from '../../../src/extension/store';
+import { Store } from '../../../src/extension/state/store';
 
 const DEMO = path.resolve(__dirname, '..', '..', '..', 'demo');
 

@@ -8,7 +8,7 @@ import * as assert from 'node:assert/strict';
 import { OFFICIAL_METRIC_NAMES } from '../../../src/core';
 import { instanceLineCounts, LineCountCache, loadWorkspace, referencedPaths } from '../../../src/data';
 import { buildLeaderboardState, leaderboardCsv, leaderboardMarkdown } from '../../../src/extension/leaderboard/leaderboardState';
-import { Store } from '../../../src/extension/store';
+import { Store } from '../../../src/extension/state/store';
 import { LEADERBOARD_COLUMNS, leaderboardCaption, parseFromLeaderboardWebview, parseToLeaderboardWebview, type LeaderboardState } from '../../../src/shared/leaderboardProtocol';
 
 const DEMO = path.resolve(__dirname, '..', '..', '..', 'demo');

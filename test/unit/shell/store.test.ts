@@ -2,9 +2,9 @@
 import { describe, it } from 'node:test';
 import * as assert from 'node:assert/strict';
 import { officialMetrics, prepareInstance, type GroundTruth, type Region } from '../../../src/core';
-import { Emitter } from '../../../src/extension/emitter';
+import { Emitter } from '../../../src/extension/base/emitter';
 import type { WorkspaceModel } from '../../../src/data';
-import { changesView, Store, type StoreChange } from '../../../src/extension/store';
+import { changesView, Store, type StoreChange } from '../../../src/extension/state/store';
 import { workspaceModel } from '../support/store-builders';
 
 const groundTruth: GroundTruth = {

@@ -2,7 +2,7 @@
 import type { GroundTruth, Region } from '../../../src/core';
 import { EMPTY_WORKSPACE, type ExplorerRun, type WorkspaceModel } from '../../../src/data';
 import type { BenchRecord } from '../../../src/data/formats/schemas';
-import type { InstanceEntry } from '../../../src/extension/store';
+import type { InstanceEntry } from '../../../src/extension/state/store';
 
 /** An instance of repo `org/repo` with the given ground truth; its bench record is a stub. */
 export function instanceEntry(instanceId: string, groundTruth: GroundTruth): InstanceEntry {

@@ -12,10 +12,10 @@ import {
   referencedPaths,
   type Problem,
   type WorkspaceModel,
-} from '../data';
-import { Disposable } from './lifecycle';
-import { readDataSettings, type DataSettings } from './settings';
-import type { Store } from './store';
+} from '../../data';
+import { Disposable } from '../base/lifecycle';
+import { readDataSettings, type DataSettings } from '../base/settings';
+import type { Store } from '../state/store';
 
 /** Instances whose line counts are read per batch in the background (one store update each). */
 const BACKGROUND_BATCH = 25;

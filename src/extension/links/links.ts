@@ -1,13 +1,13 @@
 /** Deep links: the URI handler (`vscode://swe-explore.swe-explore-inspector/open?…`) and `sweExplore.copyLink`. */
 import * as vscode from 'vscode';
-import { formatDeepLink, LINK_PATH, type LinkTarget, OFFICIAL_METRIC_NAMES, parseDeepLink } from '../core';
-import { resolveInSnapshot, RESOLVE_FAILURE_TEXT } from '../data';
-import { safeNotificationText as safe } from '../shared/escape';
+import { formatDeepLink, LINK_PATH, type LinkTarget, OFFICIAL_METRIC_NAMES, parseDeepLink } from '../../core';
+import { resolveInSnapshot, RESOLVE_FAILURE_TEXT } from '../../data';
+import { safeNotificationText as safe } from '../../shared/escape';
 import { registerAddPredictions } from './addPredictions';
-import type { WorkspaceLoader } from './loader';
-import { lineRange } from './ranges';
-import { snapshotPathOf } from './snapshot';
-import type { InstanceView, Store } from './store';
+import type { WorkspaceLoader } from '../workspace/loader';
+import { lineRange } from '../base/ranges';
+import { snapshotPathOf } from '../base/snapshot';
+import type { InstanceView, Store } from '../state/store';
 
 export interface LinkServices {
   readonly store: Store;

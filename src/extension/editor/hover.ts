@@ -1,11 +1,11 @@
 import * as vscode from 'vscode';
-import { containsLine, describeReaders, EMPTY_SET, resolveRegion } from '../core';
-import { escapeMarkdownText } from '../shared/escape';
-import { compareLineText } from './compare/compareView';
+import { containsLine, describeReaders, EMPTY_SET, resolveRegion } from '../../core';
+import { escapeMarkdownText } from '../../shared/escape';
+import { compareLineText } from '../compare/compareView';
 import { missedLineSentence } from './decorations';
 import { provenanceOf, trajectoryLabel } from './provenanceView';
-import { snapshotPathOf } from './snapshot';
-import type { Store } from './store';
+import { snapshotPathOf } from '../base/snapshot';
+import type { Store } from '../state/store';
 
 const MAX_READ_STEPS = 12;
 

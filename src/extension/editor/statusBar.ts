@@ -1,7 +1,7 @@
 import * as vscode from 'vscode';
-import { safeNotificationText as safe } from '../shared/escape';
-import { Disposable } from './lifecycle';
-import { changesView, type Store } from './store';
+import { safeNotificationText as safe } from '../../shared/escape';
+import { Disposable } from '../base/lifecycle';
+import { changesView, type Store } from '../state/store';
 
 /** `instance · explorer · nDCG@B · R`, click to open another instance. */
 export class ScoreStatusBar extends Disposable {

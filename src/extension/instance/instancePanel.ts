@@ -5,8 +5,8 @@
  * something the current state shows (a patch file, a listed read step).
  */
 import * as vscode from 'vscode';
-import { describeMessage, webviewHtml, webviewOptions } from './webviewHtml';
-import { parseFromInstanceWebview, type InstanceState, type ToInstanceWebview } from '../shared/instanceProtocol';
+import { describeMessage, webviewHtml, webviewOptions } from '../base/webviewHtml';
+import { parseFromInstanceWebview, type InstanceState, type ToInstanceWebview } from '../../shared/instanceProtocol';
 
 /** Webview panel type id (also what a serializer would register under). */
 export const INSTANCE_PANEL_VIEW_TYPE = 'sweExplore.instance';

@@ -1,5 +1,5 @@
 import * as vscode from 'vscode';
-import { PROFILES, type Profile } from '../core';
+import { PROFILES, type Profile } from '../../core';
 
 export interface LayerSettings {
   readonly core: boolean;

@@ -15,7 +15,7 @@ import {
   type PreparedInstance,
   type Profile,
   type Region,
-} from '../core';
+} from '../../core';
 import {
   createYielder,
   EMPTY_WORKSPACE,
@@ -37,11 +37,11 @@ import {
   type RowMissCounts,
   type ScoredRow,
   type WorkspaceModel,
-} from '../data';
-import { Emitter } from './emitter';
-import { Disposable } from './lifecycle';
+} from '../../data';
+import { Emitter } from '../base/emitter';
+import { Disposable } from '../base/lifecycle';
 
-export type { InstanceEntry, PredictionEntry, WorkspaceModel } from '../data';
+export type { InstanceEntry, PredictionEntry, WorkspaceModel } from '../../data';
 
 /** Longest slice of background scoring before the event loop gets a turn. */
 const WARM_SLICE_MS = 8;

@@ -6,13 +6,13 @@
  * consensus/promoted layers and cleared when the instance changes or "none" is picked.
  */
 import * as vscode from 'vscode';
-import { containsLine, EMPTY_SET, type IntervalSet, type LeaveOneOut } from '../core';
-import { safeNotificationText as safe } from '../shared/escape';
-import { Disposable } from './lifecycle';
+import { containsLine, EMPTY_SET, type IntervalSet, type LeaveOneOut } from '../../core';
+import { safeNotificationText as safe } from '../../shared/escape';
+import { Disposable } from '../base/lifecycle';
 import { provenanceOf, trajectoryLabel } from './provenanceView';
-import { lineRange } from './ranges';
-import { snapshotPathOf } from './snapshot';
-import { changesView, type InstanceView, type Store } from './store';
+import { lineRange } from '../base/ranges';
+import { snapshotPathOf } from '../base/snapshot';
+import { changesView, type InstanceView, type Store } from '../state/store';
 
 export const LEAVE_ONE_OUT_COMMAND = 'sweExplore.leaveOneOutTrajectory';
 

@@ -1,11 +1,11 @@
 import * as vscode from 'vscode';
-import { Disposable } from './lifecycle';
-import { evaluateQuery, queryReadsMetrics, type InstanceQuery, type OfficialMetricName, type QueryContext } from '../core';
-import { safeNotificationText as safe } from '../shared/escape';
-import { METRIC_INFO } from '../shared/metricInfo';
-import { provenanceOf, trajectoryLabel } from './provenanceView';
-import { describeResolution } from './scoresState';
-import { changesView, type Store, type StoreChange } from './store';
+import { Disposable } from '../base/lifecycle';
+import { evaluateQuery, queryReadsMetrics, type InstanceQuery, type OfficialMetricName, type QueryContext } from '../../core';
+import { safeNotificationText as safe } from '../../shared/escape';
+import { METRIC_INFO } from '../../shared/metricInfo';
+import { provenanceOf, trajectoryLabel } from '../editor/provenanceView';
+import { describeResolution } from '../scores/scoresState';
+import { changesView, type Store, type StoreChange } from '../state/store';
 
 /** Arguments of `sweExplore.revealRegion`. */
 export type RevealTarget =

@@ -1,14 +1,14 @@
 import * as vscode from 'vscode';
-import { Disposable } from './lifecycle';
-import { EMPTY_SET, lineSetUnion, normalisePredictedPath, normalize, resolveRegion, subtract, type IntervalSet, type LineSet, type MissCategory } from '../core';
-import { repoPathOf } from '../data';
-import { escapeForTerminal } from '../shared/escape';
-import { compareOf, compareLabels, type CompareLayer } from './compare/compareView';
-import { lineRange } from './ranges';
-import { readLayerSettings, type LayerSettings } from './settings';
+import { Disposable } from '../base/lifecycle';
+import { EMPTY_SET, lineSetUnion, normalisePredictedPath, normalize, resolveRegion, subtract, type IntervalSet, type LineSet, type MissCategory } from '../../core';
+import { repoPathOf } from '../../data';
+import { escapeForTerminal } from '../../shared/escape';
+import { compareOf, compareLabels, type CompareLayer } from '../compare/compareView';
+import { lineRange } from '../base/ranges';
+import { readLayerSettings, type LayerSettings } from '../base/settings';
 import { provenanceOf } from './provenanceView';
-import { snapshotPathOf } from './snapshot';
-import { changesView, type InstanceView, type Store } from './store';
+import { snapshotPathOf } from '../base/snapshot';
+import { changesView, type InstanceView, type Store } from '../state/store';
 
 const color = (id: string): vscode.ThemeColor => new vscode.ThemeColor(`sweExplore.${id}`);
 

@@ -2,8 +2,8 @@
  * Builds the Instance panel's state from a bench record. Pure (no `vscode`, no fs) so it is unit
  * tested; the panel only posts what this returns.
  */
-import { type InstanceAgreement, type LineCounts, parseUnifiedDiff, type ReadStepInfo, type ReadStepLike, resolveRegion, trajectoryCountOf } from '../core';
-import { MAX_LINE, MAX_PATH_LENGTH, type AgreementEntry, type InstanceState, type PatchFileRow, type TrajectoryRow, type TrajectoryStepRow } from '../shared/instanceProtocol';
+import { type InstanceAgreement, type LineCounts, parseUnifiedDiff, type ReadStepInfo, type ReadStepLike, resolveRegion, trajectoryCountOf } from '../../core';
+import { MAX_LINE, MAX_PATH_LENGTH, type AgreementEntry, type InstanceState, type PatchFileRow, type TrajectoryRow, type TrajectoryStepRow } from '../../shared/instanceProtocol';
 
 /** The record fields the panel reads; a parsed `BenchRecord` satisfies it. */
 export interface InstanceRecordLike {

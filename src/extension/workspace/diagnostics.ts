@@ -1,5 +1,5 @@
 import * as vscode from 'vscode';
-import type { Problem } from '../data';
+import type { Problem } from '../../data';
 
 /**
  * Problems listed per file. A synthetic or hostile benchmark can carry tens of thousands of

@@ -1,8 +1,8 @@
-import { type MissAnatomy, OFFICIAL_METRIC_NAMES, type OfficialMetricName, recallAtBudgets, type Resolution } from '../core';
-import { ANATOMY_CATEGORIES, type AnatomySummary } from '../shared/anatomy';
-import { METRIC_INFO } from '../shared/metricInfo';
-import { type CompareSide, type CompareState, type CurvePoint, type ExplorerComparison, type ExplorerMacroRow, type ScoresState } from '../shared/scoresProtocol';
-import type { ExplorerOnInstance, InstanceView, Store } from './store';
+import { type MissAnatomy, OFFICIAL_METRIC_NAMES, type OfficialMetricName, recallAtBudgets, type Resolution } from '../../core';
+import { ANATOMY_CATEGORIES, type AnatomySummary } from '../../shared/anatomy';
+import { METRIC_INFO } from '../../shared/metricInfo';
+import { type CompareSide, type CompareState, type CurvePoint, type ExplorerComparison, type ExplorerMacroRow, type ScoresState } from '../../shared/scoresProtocol';
+import type { ExplorerOnInstance, InstanceView, Store } from '../state/store';
 
 const CURVE_POINTS = 60;
 

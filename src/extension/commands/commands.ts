@@ -1,15 +1,15 @@
 import * as vscode from 'vscode';
-import { OFFICIAL_METRIC_NAMES, parseQuery, PROFILES, queryProblem, type OfficialMetricName, type Profile, type Region } from '../core';
-import { resolveInSnapshot, RESOLVE_FAILURE_TEXT } from '../data';
-import { safeNotificationText as safe } from '../shared/escape';
-import { METRIC_INFO } from '../shared/metricInfo';
-import type { DecorationController } from './decorations';
-import type { WorkspaceLoader } from './loader';
-import { lineRange } from './ranges';
-import { readLayerSettings, toggleSetting, updateSetting } from './settings';
-import { snapshotPathOf } from './snapshot';
-import type { Store } from './store';
-import type { InstancesTreeProvider, RevealTarget } from './trees';
+import { OFFICIAL_METRIC_NAMES, parseQuery, PROFILES, queryProblem, type OfficialMetricName, type Profile, type Region } from '../../core';
+import { resolveInSnapshot, RESOLVE_FAILURE_TEXT } from '../../data';
+import { safeNotificationText as safe } from '../../shared/escape';
+import { METRIC_INFO } from '../../shared/metricInfo';
+import type { DecorationController } from '../editor/decorations';
+import type { WorkspaceLoader } from '../workspace/loader';
+import { lineRange } from '../base/ranges';
+import { readLayerSettings, toggleSetting, updateSetting } from '../base/settings';
+import { snapshotPathOf } from '../base/snapshot';
+import type { Store } from '../state/store';
+import type { InstancesTreeProvider, RevealTarget } from '../trees/trees';
 
 /** Timings of the last user-visible operations, exported for measurement. */
 export interface Timings {

@@ -4,13 +4,13 @@
  * to the gold patch applied to it, and a read step reveals its lines in the editor.
  */
 import * as vscode from 'vscode';
-import { patchedText, type GroundTruth, type LineCounts } from '../core';
-import { coreRemovalsByAuthor, instanceAgreement, readSmallTextFile, resolveInSnapshot, RESOLVE_FAILURE_TEXT } from '../data';
-import { safeNotificationText as safe } from '../shared/escape';
-import type { AgreementEntry } from '../shared/instanceProtocol';
+import { patchedText, type GroundTruth, type LineCounts } from '../../core';
+import { coreRemovalsByAuthor, instanceAgreement, readSmallTextFile, resolveInSnapshot, RESOLVE_FAILURE_TEXT } from '../../data';
+import { safeNotificationText as safe } from '../../shared/escape';
+import type { AgreementEntry } from '../../shared/instanceProtocol';
 import { InstancePanel } from './instancePanel';
 import { agreementEntries, buildInstanceState } from './instanceState';
-import { changesView, type Store } from './store';
+import { changesView, type Store } from '../state/store';
 
 export const PATCHED_SCHEME = 'swe-explore-patched';
 

@@ -1,9 +1,9 @@
 import * as vscode from 'vscode';
-import { lineRange } from './ranges';
-import { readLayerSettings } from './settings';
-import { snapshotPathOf } from './snapshot';
-import { Disposable } from './lifecycle';
-import { changesView, type Store } from './store';
+import { lineRange } from '../base/ranges';
+import { readLayerSettings } from '../base/settings';
+import { snapshotPathOf } from '../base/snapshot';
+import { Disposable } from '../base/lifecycle';
+import { changesView, type Store } from '../state/store';
 
 /** `Core 2/4 · 31 lines · 24/31 covered within B=500 by #1, #3` above each core region. */
 export class CoreRegionCodeLensProvider extends Disposable implements vscode.CodeLensProvider {

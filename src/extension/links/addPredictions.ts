@@ -8,10 +8,10 @@
  */
 import * as path from 'node:path';
 import * as vscode from 'vscode';
-import { TRANSCRIPT_EXTENSIONS } from '../data';
-import { safeNotificationText as safe } from '../shared/escape';
-import type { AddedRuns, WorkspaceLoader } from './loader';
-import type { Store } from './store';
+import { TRANSCRIPT_EXTENSIONS } from '../../data';
+import { safeNotificationText as safe } from '../../shared/escape';
+import type { AddedRuns, WorkspaceLoader } from '../workspace/loader';
+import type { Store } from '../state/store';
 
 /** The workspace-state key of the added paths. */
 export const ADDED_RUNS_KEY = 'sweExplore.addedRuns';

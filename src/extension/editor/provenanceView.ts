@@ -2,8 +2,8 @@
  * Provenance of the open instance's core lines (which trajectories read them), computed once per
  * instance view on the audited core regions, so removed lines are neither consensus nor promoted.
  */
-import { computeProvenance, type Provenance } from '../core';
-import type { InstanceView } from './store';
+import { computeProvenance, type Provenance } from '../../core';
+import type { InstanceView } from '../state/store';
 
 const cache = new WeakMap<InstanceView, Provenance>();
 

@@ -4,8 +4,8 @@
  */
 import { performance } from 'node:perf_hooks';
 import type * as vscode from 'vscode';
-import { describeMessage, webviewHtml, webviewOptions } from './webviewHtml';
-import { parseFromScoresWebview, type FromScoresWebview, type ScoresState, type ToScoresWebview } from '../shared/scoresProtocol';
+import { describeMessage, webviewHtml, webviewOptions } from '../base/webviewHtml';
+import { parseFromScoresWebview, type FromScoresWebview, type ScoresState, type ToScoresWebview } from '../../shared/scoresProtocol';
 
 /** View id contributed under the SWE-Explore activity-bar container. */
 export const SCORES_VIEW_ID = 'sweExplore.scores';

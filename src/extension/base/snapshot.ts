@@ -1,6 +1,6 @@
 import * as path from 'node:path';
 import type * as vscode from 'vscode';
-import type { InstanceView } from './store';
+import type { InstanceView } from '../state/store';
 
 /**
  * The region path (POSIX, relative to the snapshot root) of a document, when the document lies
