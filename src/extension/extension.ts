@@ -16,12 +16,13 @@ import { LineHoverProvider } from './editor/hover';
 import { registerInstancePanel } from './instance/instancePanelController';
 import { LeaveOneOutController } from './editor/leaveOneOut';
 import { WorkspaceLoader } from './workspace/loader';
-import { ScoresViewProvider, SCORES_VIEW_ID } from './scores/scoresView';
+import { ScoresViewProvider } from './scores/scoresView';
 import { readScoringSettings } from './base/settings';
 import { snapshotPathOf } from './base/snapshot';
 import { AuditStatusBar, ScoreStatusBar } from './editor/statusBar';
 import { changesView, Store, type StoreChange } from './state/store';
 import { InstancesTreeProvider, RegionsTreeProvider } from './trees/trees';
+import { COMMANDS, CONTEXT_KEYS, SETTING_GROUPS, VIEWS, WORKBENCH_COMMANDS } from './base/ids';
 
 /** What the extension exports in test mode only (integration tests); other extensions get nothing. */
 export interface InspectorApi {
@@ -54,11 +55,11 @@ export function activate(context: vscode.ExtensionContext): InspectorApi | undef
   let dataProblems: readonly Problem[] = [];
   const showProblems = (): void => diagnostics.show([...dataProblems, ...audit.problems]);
   const instancesTree = new InstancesTreeProvider(store);
-  const instancesView = vscode.window.createTreeView('sweExplore.instances', { treeDataProvider: instancesTree, showCollapseAll: true });
+  const instancesView = vscode.window.createTreeView(VIEWS.instances, { treeDataProvider: instancesTree, showCollapseAll: true });
   instancesTree.attach(instancesView);
   const regionsTree = new RegionsTreeProvider(store);
   const removalsTree = new RemovalsTreeProvider(store);
-  const removalsView = vscode.window.createTreeView('sweExplore.removals', { treeDataProvider: removalsTree });
+  const removalsView = vscode.window.createTreeView(VIEWS.removals, { treeDataProvider: removalsTree });
   removalsTree.attach(removalsView);
   const codeLens = new CoreRegionCodeLensProvider(store);
   const timings: Timings = { openInstanceMs: 0, openInstanceEditorMs: 0, openInstanceFirstPaintMs: 0 };
@@ -77,7 +78,7 @@ export function activate(context: vscode.ExtensionContext): InspectorApi | undef
           if (store.explorers.includes(message.explorer)) store.select({ explorer: message.explorer });
           break;
         case 'revealPrediction':
-          void vscode.commands.executeCommand('sweExplore.revealRegion', { kind: 'prediction', rank: message.rank });
+          void vscode.commands.executeCommand(COMMANDS.revealRegion, { kind: 'prediction', rank: message.rank });
           break;
         case 'stopComparing':
           store.select({ compareWith: undefined });
@@ -97,7 +98,7 @@ export function activate(context: vscode.ExtensionContext): InspectorApi | undef
   const setContext = (): void => {
     const editor = vscode.window.activeTextEditor;
     const inSnapshot = editor !== undefined && snapshotPathOf(store.view, editor.document.uri) !== undefined;
-    void vscode.commands.executeCommand('setContext', 'sweExplore.inSnapshot', inSnapshot);
+    void vscode.commands.executeCommand(WORKBENCH_COMMANDS.setContext, CONTEXT_KEYS.inSnapshot, inSnapshot);
   };
 
   context.subscriptions.push(
@@ -114,10 +115,10 @@ export function activate(context: vscode.ExtensionContext): InspectorApi | undef
     new ScoreStatusBar(store),
     new AuditStatusBar(store),
     instancesView,
-    vscode.window.createTreeView('sweExplore.regions', { treeDataProvider: regionsTree }),
+    vscode.window.createTreeView(VIEWS.regions, { treeDataProvider: regionsTree }),
     removalsTree,
     removalsView,
-    vscode.window.registerWebviewViewProvider(SCORES_VIEW_ID, scoresView),
+    vscode.window.registerWebviewViewProvider(VIEWS.scores, scoresView),
     vscode.languages.registerHoverProvider({ scheme: 'file' }, new LineHoverProvider(store, leaveOneOut)),
     vscode.languages.registerCodeLensProvider({ scheme: 'file' }, codeLens),
     store.onDidChange((change) => {
@@ -132,7 +133,7 @@ export function activate(context: vscode.ExtensionContext): InspectorApi | undef
     audit.onDidChangeProblems(showProblems),
     vscode.window.onDidChangeActiveTextEditor(setContext),
     vscode.workspace.onDidChangeConfiguration((event) => {
-      if (event.affectsConfiguration('sweExplore.scoring')) store.select(readScoringSettings());
+      if (event.affectsConfiguration(SETTING_GROUPS.scoring)) store.select(readScoringSettings());
     }),
   );
   // Reading data runs in the background so that activation itself stays cheap.

@@ -11,6 +11,7 @@ import { snapshotPathOf } from '../base/snapshot';
 import type { InstanceView, Store } from '../state/store';
 import type { InstancesTreeProvider } from '../trees/trees';
 import { readReasons, type AuditController } from './auditController';
+import { COMMANDS } from '../base/ids';
 
 interface Services {
   readonly store: Store;
@@ -249,7 +250,7 @@ export function registerAuditCommands(services: Services): vscode.Disposable[] {
     for (let step = 1; step <= ids.length; step++) {
       const id = ids[(start + step + ids.length) % ids.length]!;
       if (store.auditStatusOf(id) === 'unaudited' && id !== store.selection.instanceId) {
-        await vscode.commands.executeCommand('sweExplore.openInstance', id);
+        await vscode.commands.executeCommand(COMMANDS.openInstance, id);
         return;
       }
     }
@@ -257,11 +258,11 @@ export function registerAuditCommands(services: Services): vscode.Disposable[] {
   };
 
   return [
-    vscode.commands.registerCommand('sweExplore.removeSpan', (arg?: unknown) => removeSpan(arg, true)),
-    vscode.commands.registerCommand('sweExplore.removeSpanWithLastReason', (arg?: unknown) => removeSpan(arg, false)),
-    vscode.commands.registerCommand('sweExplore.restoreSpan', restoreSpan),
-    vscode.commands.registerCommand('sweExplore.acceptInstance', acceptInstance),
-    vscode.commands.registerCommand('sweExplore.nextUnauditedInstance', nextUnaudited),
+    vscode.commands.registerCommand(COMMANDS.removeSpan, (arg?: unknown) => removeSpan(arg, true)),
+    vscode.commands.registerCommand(COMMANDS.removeSpanWithLastReason, (arg?: unknown) => removeSpan(arg, false)),
+    vscode.commands.registerCommand(COMMANDS.restoreSpan, restoreSpan),
+    vscode.commands.registerCommand(COMMANDS.acceptInstance, acceptInstance),
+    vscode.commands.registerCommand(COMMANDS.nextUnauditedInstance, nextUnaudited),
   ];
 }
 

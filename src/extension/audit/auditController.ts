@@ -6,6 +6,7 @@
 import * as path from 'node:path';
 import * as vscode from 'vscode';
 import { AUDIT_FOLDER, appendAuditEvent, checkAuditAgainstBench, defaultAuthor, readAuditFolder, sanitizeAuthor, REMOVAL_REASONS, type AuditWireEvent, type Problem } from '../../data';
+import { SETTING_GROUPS, SETTINGS, SETTINGS_SECTION } from '../base/ids';
 import { Disposable } from '../base/lifecycle';
 import { toAuditState, type Store } from '../state/store';
 
@@ -13,13 +14,13 @@ const REFRESH_DEBOUNCE_MS = 100;
 
 /** `sweExplore.audit.author`: empty means `git config user.name`, else the OS user. */
 function configuredAuthor(): string {
-  const value = vscode.workspace.getConfiguration('sweExplore').get<unknown>('audit.author');
+  const value = vscode.workspace.getConfiguration(SETTINGS_SECTION).get<unknown>(SETTINGS.auditAuthor);
   return typeof value === 'string' ? value.trim() : '';
 }
 
 /** `sweExplore.audit.reasons`, falling back to the built-in list when the setting is unusable. */
 export function readReasons(): string[] {
-  const value = vscode.workspace.getConfiguration('sweExplore').get<unknown>('audit.reasons');
+  const value = vscode.workspace.getConfiguration(SETTINGS_SECTION).get<unknown>(SETTINGS.auditReasons);
   const reasons = Array.isArray(value) ? value.filter((v): v is string => typeof v === 'string' && v.trim() !== '').map((v) => v.trim()) : [];
   return reasons.length > 0 ? [...new Set(reasons)] : [...REMOVAL_REASONS];
 }
@@ -54,7 +55,7 @@ export class AuditController extends Disposable {
     );
     this.register(
       vscode.workspace.onDidChangeConfiguration((event) => {
-        if (event.affectsConfiguration('sweExplore.audit.author')) this.authorCache = undefined;
+        if (event.affectsConfiguration(SETTING_GROUPS.auditAuthor)) this.authorCache = undefined;
       }),
     );
     this.register({ dispose: () => this.timer !== undefined && clearTimeout(this.timer) });

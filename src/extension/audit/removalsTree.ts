@@ -2,6 +2,7 @@ import * as vscode from 'vscode';
 import { safeNotificationText as safe } from '../../shared/escape';
 import { Disposable } from '../base/lifecycle';
 import { changesView, type Store } from '../state/store';
+import { COMMANDS, TREE_ITEMS } from '../base/ids';
 
 /** A Removals tree item; `removalId` is what `sweExplore.restoreSpan` takes from the context menu. */
 export interface RemovalNode {
@@ -68,8 +69,8 @@ export class RemovalsTreeProvider extends Disposable implements vscode.TreeDataP
     );
     item.tooltip = tooltip;
     item.iconPath = new vscode.ThemeIcon(drifted ? 'warning' : 'close');
-    item.contextValue = 'sweExplore.removal';
-    item.command = { command: 'sweExplore.revealRegion', title: 'Reveal', arguments: [{ kind: 'place', path: removal.path, start: removal.start, end: removal.end }] };
+    item.contextValue = TREE_ITEMS.removal;
+    item.command = { command: COMMANDS.revealRegion, title: 'Reveal', arguments: [{ kind: 'place', path: removal.path, start: removal.start, end: removal.end }] };
     return item;
   }
 }

@@ -1,5 +1,6 @@
 import * as vscode from 'vscode';
 import { PROFILES, type Profile } from '../../core';
+import { SETTINGS, SETTINGS_SECTION, type SettingKey } from './ids';
 
 export interface LayerSettings {
   readonly core: boolean;
@@ -26,62 +27,60 @@ export interface ScoringSettings {
   readonly topK: number;
 }
 
-const SECTION = 'sweExplore';
-
 // Settings are user input: a hand-edited settings.json can hold any JSON, so every value is checked
 // and falls back to its default rather than reaching code that expects another type.
-function bool(config: vscode.WorkspaceConfiguration, key: string, fallback: boolean): boolean {
+function bool(config: vscode.WorkspaceConfiguration, key: SettingKey, fallback: boolean): boolean {
   const value = config.get<unknown>(key);
   return typeof value === 'boolean' ? value : fallback;
 }
 
-function text(config: vscode.WorkspaceConfiguration, key: string): string {
+function text(config: vscode.WorkspaceConfiguration, key: SettingKey): string {
   const value = config.get<unknown>(key);
   return typeof value === 'string' ? value : '';
 }
 
-function strings(config: vscode.WorkspaceConfiguration, key: string, fallback: readonly string[]): readonly string[] {
+function strings(config: vscode.WorkspaceConfiguration, key: SettingKey, fallback: readonly string[]): readonly string[] {
   const value = config.get<unknown>(key);
   return Array.isArray(value) ? value.filter((v): v is string => typeof v === 'string') : fallback;
 }
 
-function positiveInt(config: vscode.WorkspaceConfiguration, key: string, fallback: number): number {
+function positiveInt(config: vscode.WorkspaceConfiguration, key: SettingKey, fallback: number): number {
   const value = config.get<unknown>(key);
   return typeof value === 'number' && Number.isInteger(value) && value >= 1 ? value : fallback;
 }
 
 export function readLayerSettings(): LayerSettings {
-  const config = vscode.workspace.getConfiguration(SECTION);
+  const config = vscode.workspace.getConfiguration(SETTINGS_SECTION);
   return {
-    core: bool(config, 'layers.core', true),
-    optional: bool(config, 'layers.optional', true),
-    hiddenOptionalModels: strings(config, 'layers.hiddenOptionalModels', []),
-    predictions: bool(config, 'layers.predictions', true),
-    missed: bool(config, 'layers.missed', true),
-    patch: bool(config, 'layers.patch', true),
-    consensus: bool(config, 'layers.consensus', true),
-    promoted: bool(config, 'layers.promoted', true),
-    codeLens: bool(config, 'codeLens.enabled', true),
+    core: bool(config, SETTINGS.coreLayer, true),
+    optional: bool(config, SETTINGS.optionalLayer, true),
+    hiddenOptionalModels: strings(config, SETTINGS.hiddenOptionalModels, []),
+    predictions: bool(config, SETTINGS.predictionsLayer, true),
+    missed: bool(config, SETTINGS.missedLayer, true),
+    patch: bool(config, SETTINGS.patchLayer, true),
+    consensus: bool(config, SETTINGS.consensusLayer, true),
+    promoted: bool(config, SETTINGS.promotedLayer, true),
+    codeLens: bool(config, SETTINGS.codeLens, true),
   };
 }
 
 export function readDataSettings(): DataSettings {
-  const config = vscode.workspace.getConfiguration(SECTION);
+  const config = vscode.workspace.getConfiguration(SETTINGS_SECTION);
   return {
-    benchFile: text(config, 'data.benchFile'),
-    predictionGlobs: strings(config, 'data.predictionGlobs', ['results/**/*.jsonl']),
-    reposRoot: text(config, 'data.reposRoot'),
-    lineCountsFile: text(config, 'data.lineCountsFile'),
+    benchFile: text(config, SETTINGS.benchFile),
+    predictionGlobs: strings(config, SETTINGS.predictionGlobs, ['results/**/*.jsonl']),
+    reposRoot: text(config, SETTINGS.reposRoot),
+    lineCountsFile: text(config, SETTINGS.lineCountsFile),
   };
 }
 
 export function readScoringSettings(): ScoringSettings {
-  const config = vscode.workspace.getConfiguration(SECTION);
-  const profile = config.get<unknown>('scoring.profile');
+  const config = vscode.workspace.getConfiguration(SETTINGS_SECTION);
+  const profile = config.get<unknown>(SETTINGS.profile);
   return {
     profile: PROFILES.find((p) => p === profile) ?? 'official',
-    budget: positiveInt(config, 'scoring.budget', 500),
-    topK: positiveInt(config, 'scoring.topK', 5),
+    budget: positiveInt(config, SETTINGS.budget, 500),
+    topK: positiveInt(config, SETTINGS.topK, 5),
   };
 }
 
@@ -89,7 +88,7 @@ export function readScoringSettings(): ScoringSettings {
  * The scope a setting is written to: the narrowest one that already sets it (so a toggle is never
  * shadowed by a folder value), else the workspace, else the user settings.
  */
-function targetOf(config: vscode.WorkspaceConfiguration, key: string): vscode.ConfigurationTarget {
+function targetOf(config: vscode.WorkspaceConfiguration, key: SettingKey): vscode.ConfigurationTarget {
   const inspected = config.inspect(key);
   if (inspected?.workspaceFolderValue !== undefined) return vscode.ConfigurationTarget.WorkspaceFolder;
   if (inspected?.workspaceValue !== undefined || vscode.workspace.workspaceFolders !== undefined) return vscode.ConfigurationTarget.Workspace;
@@ -97,12 +96,12 @@ function targetOf(config: vscode.WorkspaceConfiguration, key: string): vscode.Co
 }
 
 /** Flips a boolean setting (see {@link targetOf} for where it is written). */
-export async function toggleSetting(key: string): Promise<void> {
-  const config = vscode.workspace.getConfiguration(SECTION);
+export async function toggleSetting(key: SettingKey): Promise<void> {
+  const config = vscode.workspace.getConfiguration(SETTINGS_SECTION);
   await config.update(key, !bool(config, key, true), targetOf(config, key));
 }
 
-export async function updateSetting(key: string, value: unknown): Promise<void> {
-  const config = vscode.workspace.getConfiguration(SECTION);
+export async function updateSetting(key: SettingKey, value: unknown): Promise<void> {
+  const config = vscode.workspace.getConfiguration(SETTINGS_SECTION);
   await config.update(key, value, targetOf(config, key));
 }

@@ -5,6 +5,7 @@ import { safeNotificationText as safe } from '../../shared/escape';
 import { METRIC_INFO } from '../../shared/metricInfo';
 import type { DecorationController } from '../editor/decorations';
 import type { WorkspaceLoader } from '../workspace/loader';
+import { COMMANDS, SETTINGS, WORKBENCH_COMMANDS, type CommandId } from '../base/ids';
 import { lineRange } from '../base/ranges';
 import { readLayerSettings, toggleSetting, updateSetting } from '../base/settings';
 import { snapshotPathOf } from '../base/snapshot';
@@ -145,13 +146,13 @@ export function registerCommands(services: Services): vscode.Disposable[] {
     await openInstance(next);
   };
 
-  const register = (id: string, handler: (...args: never[]) => unknown): vscode.Disposable => vscode.commands.registerCommand(`sweExplore.${id}`, handler);
+  const register = (id: CommandId, handler: (...args: never[]) => unknown): vscode.Disposable => vscode.commands.registerCommand(id, handler);
 
   return [
-    register('openInstance', openInstance),
-    register('revealRegion', revealRegion),
-    register('reload', () => loader.load()),
-    register('pickExplorer', async (explorer?: unknown) => {
+    register(COMMANDS.openInstance, openInstance),
+    register(COMMANDS.revealRegion, revealRegion),
+    register(COMMANDS.reload, () => loader.load()),
+    register(COMMANDS.pickExplorer, async (explorer?: unknown) => {
       // Quick-pick labels render $(icon) syntax: show the name escaped, keep the real one aside.
       const chosen =
         typeof explorer === 'string'
@@ -164,11 +165,11 @@ export function registerCommands(services: Services): vscode.Disposable[] {
             )?.explorer;
       if (chosen !== undefined && store.explorers.includes(chosen)) store.select({ explorer: chosen });
     }),
-    register('setBudget', async (budget?: unknown) => {
+    register(COMMANDS.setBudget, async (budget?: unknown) => {
       const chosen = typeof budget === 'number' ? budget : await pickBudget(store.selection.budget);
       if (chosen !== undefined && Number.isInteger(chosen) && chosen >= 1) store.select({ budget: chosen });
     }),
-    register('setProfile', async (profile?: unknown) => {
+    register(COMMANDS.setProfile, async (profile?: unknown) => {
       const chosen =
         typeof profile === 'string'
           ? profile
@@ -184,23 +185,23 @@ export function registerCommands(services: Services): vscode.Disposable[] {
       const valid = PROFILES.find((p) => p === chosen);
       if (valid !== undefined) store.select({ profile: valid as Profile });
     }),
-    register('nextMissedSpan', () => step(missedPlaces(), 1, 'missed core lines')),
-    register('previousMissedSpan', () => step(missedPlaces(), -1, 'missed core lines')),
-    register('nextCoreRegion', () => step(corePlaces(), 1, 'core regions')),
-    register('previousCoreRegion', () => step(corePlaces(), -1, 'core regions')),
-    register('nextPrediction', () => stepPrediction(1)),
-    register('previousPrediction', () => stepPrediction(-1)),
-    register('nextInstance', () => stepInstance(1)),
-    register('previousInstance', () => stepInstance(-1)),
-    register('toggleCoreLayer', () => toggleSetting('layers.core')),
-    register('toggleOptionalLayer', () => toggleSetting('layers.optional')),
-    register('togglePredictionsLayer', () => toggleSetting('layers.predictions')),
-    register('toggleMissedLayer', () => toggleSetting('layers.missed')),
-    register('togglePatchLayer', () => toggleSetting('layers.patch')),
-    register('toggleConsensusLayer', () => toggleSetting('layers.consensus')),
-    register('togglePromotedLayer', () => toggleSetting('layers.promoted')),
-    register('toggleCodeLens', () => toggleSetting('codeLens.enabled')),
-    register('toggleOptionalModel', async () => {
+    register(COMMANDS.nextMissedSpan, () => step(missedPlaces(), 1, 'missed core lines')),
+    register(COMMANDS.previousMissedSpan, () => step(missedPlaces(), -1, 'missed core lines')),
+    register(COMMANDS.nextCoreRegion, () => step(corePlaces(), 1, 'core regions')),
+    register(COMMANDS.previousCoreRegion, () => step(corePlaces(), -1, 'core regions')),
+    register(COMMANDS.nextPrediction, () => stepPrediction(1)),
+    register(COMMANDS.previousPrediction, () => stepPrediction(-1)),
+    register(COMMANDS.nextInstance, () => stepInstance(1)),
+    register(COMMANDS.previousInstance, () => stepInstance(-1)),
+    register(COMMANDS.toggleCoreLayer, () => toggleSetting(SETTINGS.coreLayer)),
+    register(COMMANDS.toggleOptionalLayer, () => toggleSetting(SETTINGS.optionalLayer)),
+    register(COMMANDS.togglePredictionsLayer, () => toggleSetting(SETTINGS.predictionsLayer)),
+    register(COMMANDS.toggleMissedLayer, () => toggleSetting(SETTINGS.missedLayer)),
+    register(COMMANDS.togglePatchLayer, () => toggleSetting(SETTINGS.patchLayer)),
+    register(COMMANDS.toggleConsensusLayer, () => toggleSetting(SETTINGS.consensusLayer)),
+    register(COMMANDS.togglePromotedLayer, () => toggleSetting(SETTINGS.promotedLayer)),
+    register(COMMANDS.toggleCodeLens, () => toggleSetting(SETTINGS.codeLens)),
+    register(COMMANDS.toggleOptionalModel, async () => {
       const models = [...new Set(store.instanceIds.flatMap((id) => Object.keys(store.data.instances.get(id)!.groundTruth.optionalRegionsByModel)))].sort();
       const hidden = new Set(readLayerSettings().hiddenOptionalModels);
       const picked = await vscode.window.showQuickPick(
@@ -210,15 +211,15 @@ export function registerCommands(services: Services): vscode.Disposable[] {
       if (picked === undefined) return;
       const shown = new Set(picked.map((p) => p.model));
       await updateSetting(
-        'layers.hiddenOptionalModels',
+        SETTINGS.hiddenOptionalModels,
         models.filter((m) => !shown.has(m)),
       );
     }),
-    register('filterInstances', async () => {
+    register(COMMANDS.filterInstances, async () => {
       const text = await vscode.window.showInputBox({ title: 'SWE-Explore: filter instances', prompt: 'Part of an instance id or repo (empty: show all)', value: instancesTree.filter });
       if (text !== undefined) instancesTree.filter = text;
     }),
-    register('queryInstances', async () => {
+    register(COMMANDS.queryInstances, async () => {
       await whenLoaded();
       const text = await vscode.window.showInputBox({
         title: 'SWE-Explore: query instances',
@@ -233,7 +234,7 @@ export function registerCommands(services: Services): vscode.Disposable[] {
       const parsed = parseQuery(text);
       if (parsed.ok) instancesTree.query = parsed.query;
     }),
-    register('sortInstances', async () => {
+    register(COMMANDS.sortInstances, async () => {
       const items = [
         { label: 'Bench order', metric: undefined as OfficialMetricName | undefined },
         ...OFFICIAL_METRIC_NAMES.map((metric) => ({ label: METRIC_INFO[metric].label, description: metric, metric })),
@@ -241,7 +242,7 @@ export function registerCommands(services: Services): vscode.Disposable[] {
       const picked = await vscode.window.showQuickPick(items, { title: 'SWE-Explore: sort instances (highest first) by' });
       if (picked !== undefined) instancesTree.sortMetric = picked.metric;
     }),
-    register('showProblems', () => vscode.commands.executeCommand('workbench.actions.view.problems')),
+    register(COMMANDS.showProblems, () => vscode.commands.executeCommand(WORKBENCH_COMMANDS.showProblems)),
   ];
 }
 

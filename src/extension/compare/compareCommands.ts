@@ -8,6 +8,7 @@ import { lineRange } from '../base/ranges';
 import { snapshotPathOf } from '../base/snapshot';
 import type { Store } from '../state/store';
 import { compareOf } from './compareView';
+import { COMMANDS, CONTEXT_KEYS, WORKBENCH_COMMANDS } from '../base/ids';
 
 export interface CompareServices {
   readonly store: Store;
@@ -23,7 +24,7 @@ export function registerCompare(services: CompareServices): vscode.Disposable[] 
     const now = store.selection.compareWith !== undefined;
     if (now === comparing) return;
     comparing = now;
-    void vscode.commands.executeCommand('setContext', 'sweExplore.comparing', now);
+    void vscode.commands.executeCommand(WORKBENCH_COMMANDS.setContext, CONTEXT_KEYS.comparing, now);
   };
   updateContext();
 
@@ -99,13 +100,13 @@ export function registerCompare(services: CompareServices): vscode.Disposable[] 
 
   return [
     store.onDidChange(updateContext),
-    vscode.commands.registerCommand('sweExplore.compareExplorers', compareExplorers),
-    vscode.commands.registerCommand('sweExplore.stopComparing', () => {
+    vscode.commands.registerCommand(COMMANDS.compareExplorers, compareExplorers),
+    vscode.commands.registerCommand(COMMANDS.stopComparing, () => {
       store.select({ compareWith: undefined });
       decorations.paintAll();
     }),
-    vscode.commands.registerCommand('sweExplore.nextDifference', () => stepDifference(1)),
-    vscode.commands.registerCommand('sweExplore.previousDifference', () => stepDifference(-1)),
+    vscode.commands.registerCommand(COMMANDS.nextDifference, () => stepDifference(1)),
+    vscode.commands.registerCommand(COMMANDS.previousDifference, () => stepDifference(-1)),
   ];
 }
 

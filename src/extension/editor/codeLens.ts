@@ -4,6 +4,7 @@ import { readLayerSettings } from '../base/settings';
 import { snapshotPathOf } from '../base/snapshot';
 import { Disposable } from '../base/lifecycle';
 import { changesView, type Store } from '../state/store';
+import { COMMANDS, SETTING_GROUPS } from '../base/ids';
 
 /** `Core 2/4 · 31 lines · 24/31 covered within B=500 by #1, #3` above each core region. */
 export class CoreRegionCodeLensProvider extends Disposable implements vscode.CodeLensProvider {
@@ -19,7 +20,7 @@ export class CoreRegionCodeLensProvider extends Disposable implements vscode.Cod
     );
     this.register(
       vscode.workspace.onDidChangeConfiguration((event) => {
-        if (event.affectsConfiguration('sweExplore.codeLens')) this.changed.fire();
+        if (event.affectsConfiguration(SETTING_GROUPS.codeLens)) this.changed.fire();
       }),
     );
   }
@@ -38,13 +39,13 @@ export class CoreRegionCodeLensProvider extends Disposable implements vscode.Cod
       return [
         new vscode.CodeLens(lineRange(r.start, r.start, document), {
           title,
-          command: 'sweExplore.revealRegion',
+          command: COMMANDS.revealRegion,
           arguments: [{ kind: 'core', index: region.index }],
           tooltip: 'Reveal this core region',
         }),
         new vscode.CodeLens(lineRange(r.start, r.start, document), {
           title: 'Remove…',
-          command: 'sweExplore.removeSpan',
+          command: COMMANDS.removeSpan,
           arguments: [{ kind: 'core', index: region.index }],
           tooltip: 'Remove this core region from the ground truth (recorded in the audit log)',
         }),

@@ -1,4 +1,5 @@
 import * as vscode from 'vscode';
+import { SETTING_GROUPS } from '../base/ids';
 import { Disposable } from '../base/lifecycle';
 import { EMPTY_SET, lineSetUnion, normalisePredictedPath, normalize, resolveRegion, subtract, type IntervalSet, type LineSet, type MissCategory } from '../../core';
 import { repoPathOf } from '../../data';
@@ -189,7 +190,7 @@ export class DecorationController extends Disposable {
     this.register(vscode.window.onDidChangeVisibleTextEditors(() => this.paintAll()));
     this.register(
       vscode.workspace.onDidChangeConfiguration((event) => {
-        if (event.affectsConfiguration('sweExplore.layers')) {
+        if (event.affectsConfiguration(SETTING_GROUPS.layers)) {
           this.layers = readLayerSettings();
           this.paintAll();
         }

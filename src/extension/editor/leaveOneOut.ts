@@ -13,8 +13,7 @@ import { provenanceOf, trajectoryLabel } from './provenanceView';
 import { lineRange } from '../base/ranges';
 import { snapshotPathOf } from '../base/snapshot';
 import { changesView, type InstanceView, type Store } from '../state/store';
-
-export const LEAVE_ONE_OUT_COMMAND = 'sweExplore.leaveOneOutTrajectory';
+import { COMMANDS } from '../base/ids';
 
 const color = (id: string): vscode.ThemeColor => new vscode.ThemeColor(`sweExplore.${id}`);
 
@@ -57,7 +56,7 @@ export class LeaveOneOutController extends Disposable {
       }),
     );
     this.register(vscode.window.onDidChangeVisibleTextEditors(() => this.paintAll()));
-    this.register(vscode.commands.registerCommand(LEAVE_ONE_OUT_COMMAND, (trajectory?: unknown) => this.run(trajectory)));
+    this.register(vscode.commands.registerCommand(COMMANDS.leaveOneOutTrajectory, (trajectory?: unknown) => this.run(trajectory)));
   }
 
   /** The trajectory left out for the open instance, if any (a choice made on another instance no longer applies). */

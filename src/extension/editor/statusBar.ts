@@ -2,15 +2,16 @@ import * as vscode from 'vscode';
 import { safeNotificationText as safe } from '../../shared/escape';
 import { Disposable } from '../base/lifecycle';
 import { changesView, type Store } from '../state/store';
+import { COMMANDS, STATUS_ITEMS } from '../base/ids';
 
 /** `instance · explorer · nDCG@B · R`, click to open another instance. */
 export class ScoreStatusBar extends Disposable {
-  private readonly item = this.register(vscode.window.createStatusBarItem('sweExplore.status', vscode.StatusBarAlignment.Left, 50));
+  private readonly item = this.register(vscode.window.createStatusBarItem(STATUS_ITEMS.score, vscode.StatusBarAlignment.Left, 50));
 
   constructor(private readonly store: Store) {
     super();
     this.item.name = 'SWE-Explore score';
-    this.item.command = 'sweExplore.openInstance';
+    this.item.command = COMMANDS.openInstance;
     this.register(
       store.onDidChange((change) => {
         if (changesView(change)) this.update();
@@ -36,12 +37,12 @@ export class ScoreStatusBar extends Disposable {
 
 /** `audited 12/32`: instances with an accept or at least one effective removal; click for the next unaudited one. */
 export class AuditStatusBar extends Disposable {
-  private readonly item = this.register(vscode.window.createStatusBarItem('sweExplore.auditStatus', vscode.StatusBarAlignment.Left, 49));
+  private readonly item = this.register(vscode.window.createStatusBarItem(STATUS_ITEMS.audit, vscode.StatusBarAlignment.Left, 49));
 
   constructor(private readonly store: Store) {
     super();
     this.item.name = 'SWE-Explore audit progress';
-    this.item.command = 'sweExplore.nextUnauditedInstance';
+    this.item.command = COMMANDS.nextUnauditedInstance;
     this.register(
       store.onDidChange((change) => {
         if (change.kind === 'audit' || change.kind === 'data') this.update();

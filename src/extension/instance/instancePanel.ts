@@ -7,9 +7,7 @@
 import * as vscode from 'vscode';
 import { describeMessage, webviewHtml, webviewOptions } from '../base/webviewHtml';
 import { parseFromInstanceWebview, type InstanceState, type ToInstanceWebview } from '../../shared/instanceProtocol';
-
-/** Webview panel type id (also what a serializer would register under). */
-export const INSTANCE_PANEL_VIEW_TYPE = 'sweExplore.instance';
+import { PANELS } from '../base/ids';
 
 export interface InstancePanelHandlers {
   /** "open diff" on a gold-patch file; `path` is one of the state's `patchFiles[*].path`. */
@@ -72,7 +70,7 @@ export class InstancePanel implements vscode.Disposable {
 
   private create(): void {
     const panel = vscode.window.createWebviewPanel(
-      INSTANCE_PANEL_VIEW_TYPE,
+      PANELS.instance,
       'Instance',
       { viewColumn: vscode.ViewColumn.Beside, preserveFocus: true },
       { ...webviewOptions(this.extensionUri), enableFindWidget: true },

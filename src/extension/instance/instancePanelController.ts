@@ -11,6 +11,7 @@ import type { AgreementEntry } from '../../shared/instanceProtocol';
 import { InstancePanel } from './instancePanel';
 import { agreementEntries, buildInstanceState } from './instanceState';
 import { changesView, type Store } from '../state/store';
+import { COMMANDS, WORKBENCH_COMMANDS } from '../base/ids';
 
 export const PATCHED_SCHEME = 'swe-explore-patched';
 
@@ -79,12 +80,12 @@ export function registerInstancePanel(store: Store, extensionUri: vscode.Uri, lo
     // A fresh query each time, so a changed snapshot never shows a cached document.
     const target = vscode.Uri.from({ scheme: PATCHED_SCHEME, path: `/${view.instance.instanceId}/${path}`, query: String(++diffCount) });
     patched.set(target, text);
-    await vscode.commands.executeCommand('vscode.diff', base, target, `${path} ↔ gold patch`, { preview: true });
+    await vscode.commands.executeCommand(WORKBENCH_COMMANDS.diff, base, target, `${path} ↔ gold patch`, { preview: true });
   };
 
   const panel = new InstancePanel(extensionUri, {
     onOpenDiff: (path) => void openDiff(path),
-    onRevealStep: (path, start, end) => void vscode.commands.executeCommand('sweExplore.revealRegion', { kind: 'place', path, start, end }),
+    onRevealStep: (path, start, end) => void vscode.commands.executeCommand(COMMANDS.revealRegion, { kind: 'place', path, start, end }),
     log,
   });
 
@@ -118,7 +119,7 @@ export function registerInstancePanel(store: Store, extensionUri: vscode.Uri, lo
   return [
     panel,
     vscode.workspace.registerTextDocumentContentProvider(PATCHED_SCHEME, patched),
-    vscode.commands.registerCommand('sweExplore.showInstancePanel', () => {
+    vscode.commands.registerCommand(COMMANDS.showInstancePanel, () => {
       const state = stateNow();
       if (state === undefined) {
         void vscode.window.showInformationMessage('SWE-Explore: open an instance first ("SWE-Explore: Open Instance").');

@@ -12,8 +12,7 @@ import type { Store, StoreChange } from '../state/store';
 import type { InstancesTreeProvider } from '../trees/trees';
 import { describeMessage, webviewHtml, webviewOptions } from '../base/webviewHtml';
 import { buildLeaderboardState, leaderboardCsv, leaderboardMarkdown, NO_REPO_ROWS, type LeaderboardLayout } from './leaderboardState';
-
-export const LEADERBOARD_VIEW_TYPE = 'sweExplore.leaderboard';
+import { COMMANDS, PANELS, VIEWS, WORKBENCH_COMMANDS } from '../base/ids';
 
 /** Debounce of a change that makes the numbers final (data, audit, selection, last counts). */
 const SOON_MS = 100;
@@ -69,7 +68,7 @@ export class LeaderboardController extends Disposable {
   constructor(private readonly services: LeaderboardServices) {
     super();
     this.register(
-      vscode.commands.registerCommand('sweExplore.showLeaderboard', async (target?: unknown) => {
+      vscode.commands.registerCommand(COMMANDS.showLeaderboard, async (target?: unknown) => {
         this.applyTarget(target);
         this.show();
         await services.whenLoaded();
@@ -118,7 +117,7 @@ export class LeaderboardController extends Disposable {
       return;
     }
     const panel = vscode.window.createWebviewPanel(
-      LEADERBOARD_VIEW_TYPE,
+      PANELS.leaderboard,
       'SWE-Explore Leaderboard',
       { viewColumn: vscode.ViewColumn.Active, preserveFocus: false },
       { ...webviewOptions(this.services.extensionUri), enableFindWidget: true },
@@ -222,11 +221,11 @@ export class LeaderboardController extends Disposable {
         if (!this.knownExplorer(message.explorer)) return;
         store.select({ explorer: message.explorer });
         instancesTree.sortMetric = message.metric;
-        void vscode.commands.executeCommand('sweExplore.instances.focus');
+        void vscode.commands.executeCommand(WORKBENCH_COMMANDS.focusView(VIEWS.instances));
         return;
       case 'copyLink':
         if (!this.knownExplorer(message.explorer)) return;
-        void vscode.commands.executeCommand('sweExplore.copyLink', { view: 'leaderboard', explorer: message.explorer, metric: message.metric });
+        void vscode.commands.executeCommand(COMMANDS.copyLink, { view: 'leaderboard', explorer: message.explorer, metric: message.metric });
         return;
       case 'openInstance':
         if (!this.knownExplorer(message.explorer)) return;
@@ -235,7 +234,7 @@ export class LeaderboardController extends Disposable {
           return;
         }
         store.select({ explorer: message.explorer });
-        void vscode.commands.executeCommand('sweExplore.openInstance', message.instanceId);
+        void vscode.commands.executeCommand(COMMANDS.openInstance, message.instanceId);
         return;
       case 'copyTable': {
         const state = this.latest;

@@ -12,9 +12,7 @@ import { TRANSCRIPT_EXTENSIONS } from '../../data';
 import { safeNotificationText as safe } from '../../shared/escape';
 import type { AddedRuns, WorkspaceLoader } from '../workspace/loader';
 import type { Store } from '../state/store';
-
-/** The workspace-state key of the added paths. */
-export const ADDED_RUNS_KEY = 'sweExplore.addedRuns';
+import { COMMANDS, STATE_KEYS } from '../base/ids';
 
 interface AddedEntry {
   /** Absolute file-system path. */
@@ -32,7 +30,7 @@ export interface AddPredictionsServices {
 
 /** The remembered entries; anything malformed in the stored value is dropped. */
 function readEntries(state: vscode.Memento): AddedEntry[] {
-  const stored = state.get<unknown>(ADDED_RUNS_KEY);
+  const stored = state.get<unknown>(STATE_KEYS.addedRuns);
   if (!Array.isArray(stored)) return [];
   const entries: AddedEntry[] = [];
   for (const item of stored as unknown[]) {
@@ -107,7 +105,7 @@ export function registerAddPredictions(services: AddPredictionsServices): { read
     }
     await whenLoaded();
     const before = new Set(store.explorers);
-    await state.update(ADDED_RUNS_KEY, [...entries, ...fresh]);
+    await state.update(STATE_KEYS.addedRuns, [...entries, ...fresh]);
     await loader.load();
     const appeared = store.explorers.filter((e) => !before.has(e));
     const problems = loader.allProblems().filter((p) => fresh.some((f) => p.file === f.path || p.file.startsWith(f.path + path.sep))).length;
@@ -119,9 +117,9 @@ export function registerAddPredictions(services: AddPredictionsServices): { read
   };
 
   const forget = async (): Promise<void> => {
-    await state.update(ADDED_RUNS_KEY, undefined);
+    await state.update(STATE_KEYS.addedRuns, undefined);
     await loader.load();
   };
 
-  return { disposables: [vscode.commands.registerCommand('sweExplore.addPredictions', addPredictions)], forget };
+  return { disposables: [vscode.commands.registerCommand(COMMANDS.addPredictions, addPredictions)], forget };
 }

@@ -8,6 +8,7 @@ import type { WorkspaceLoader } from '../workspace/loader';
 import { lineRange } from '../base/ranges';
 import { snapshotPathOf } from '../base/snapshot';
 import type { InstanceView, Store } from '../state/store';
+import { COMMANDS } from '../base/ids';
 
 export interface LinkServices {
   readonly store: Store;
@@ -74,8 +75,8 @@ export function registerLinks(services: LinkServices): LinkRegistration {
       select(store, target);
       const metric = OFFICIAL_METRIC_NAMES.find((m) => m === target.metric);
       if (target.metric !== undefined && metric === undefined) warnings.push(`unknown metric ${JSON.stringify(target.metric)} ignored`);
-      if (metric === undefined) await vscode.commands.executeCommand('sweExplore.showLeaderboard');
-      else await vscode.commands.executeCommand('sweExplore.showLeaderboard', { metric });
+      if (metric === undefined) await vscode.commands.executeCommand(COMMANDS.showLeaderboard);
+      else await vscode.commands.executeCommand(COMMANDS.showLeaderboard, { metric });
       warn(warnings);
       return { ok: true, warnings };
     }
@@ -91,7 +92,7 @@ export function registerLinks(services: LinkServices): LinkRegistration {
       file = resolved.real;
     }
     select(store, target);
-    await vscode.commands.executeCommand('sweExplore.openInstance', instanceId);
+    await vscode.commands.executeCommand(COMMANDS.openInstance, instanceId);
     if (file !== undefined) {
       // Only the checked real path is opened (see resolveInSnapshot).
       const document = await vscode.workspace.openTextDocument(vscode.Uri.file(file));
@@ -133,7 +134,7 @@ export function registerLinks(services: LinkServices): LinkRegistration {
             (error: unknown) => log(`link failed: ${error instanceof Error ? error.message : String(error)}`),
           ),
       }),
-      vscode.commands.registerCommand('sweExplore.copyLink', copyLink),
+      vscode.commands.registerCommand(COMMANDS.copyLink, copyLink),
     ],
     api: { handleLink, forgetAddedRuns: added.forget },
   };

@@ -7,9 +7,6 @@ import type * as vscode from 'vscode';
 import { describeMessage, webviewHtml, webviewOptions } from '../base/webviewHtml';
 import { parseFromScoresWebview, type FromScoresWebview, type ScoresState, type ToScoresWebview } from '../../shared/scoresProtocol';
 
-/** View id contributed under the SWE-Explore activity-bar container. */
-export const SCORES_VIEW_ID = 'sweExplore.scores';
-
 export interface ScoresViewHandlers {
   /** Every validated message from the webview, `ready` included. */
   onMessage(message: FromScoresWebview): void;

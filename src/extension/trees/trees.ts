@@ -6,6 +6,7 @@ import { METRIC_INFO } from '../../shared/metricInfo';
 import { provenanceOf, trajectoryLabel } from '../editor/provenanceView';
 import { describeResolution } from '../scores/scoresState';
 import { changesView, type Store, type StoreChange } from '../state/store';
+import { COMMANDS, TREE_ITEMS } from '../base/ids';
 
 /** Arguments of `sweExplore.revealRegion`. */
 export type RevealTarget =
@@ -164,8 +165,8 @@ export class InstancesTreeProvider extends Disposable implements vscode.TreeData
     const isCurrent = selection.instanceId === node.instanceId;
     item.iconPath = new vscode.ThemeIcon(isCurrent ? 'eye' : metrics === undefined ? 'circle-outline' : metrics.recall >= 1 ? 'pass' : metrics.recall > 0 ? 'circle-large-outline' : 'error');
     item.tooltip = `${safe(node.instanceId)}${selection.explorer === undefined ? '' : ` · ${safe(selection.explorer)}`}${isCurrent ? ' (open)' : ''} · audit: ${audit === '' ? 'unaudited' : audit}`;
-    item.command = { command: 'sweExplore.openInstance', title: 'Open Instance', arguments: [node.instanceId] };
-    item.contextValue = 'sweExplore.instance';
+    item.command = { command: COMMANDS.openInstance, title: 'Open Instance', arguments: [node.instanceId] };
+    item.contextValue = TREE_ITEMS.instance;
     return item;
   }
 
@@ -269,7 +270,7 @@ export class RegionsTreeProvider extends Disposable implements vscode.TreeDataPr
     }
     const view = this.store.view!;
     const target = node.target;
-    const reveal = { command: 'sweExplore.revealRegion', title: 'Reveal', arguments: [target] };
+    const reveal = { command: COMMANDS.revealRegion, title: 'Reveal', arguments: [target] };
     if (target.kind === 'core') {
       const r = view.explanation.coreRegions[target.index]!;
       const item = new vscode.TreeItem(safe(`${r.region.path}:${r.region.start}–${r.region.end}`));
@@ -281,7 +282,7 @@ export class RegionsTreeProvider extends Disposable implements vscode.TreeDataPr
       item.iconPath = new vscode.ThemeIcon(r.lines > 0 && r.coveredLinesInBudget === r.lines ? 'pass-filled' : r.coveredLinesInBudget > 0 ? 'circle-large-outline' : 'error');
       item.tooltip = `Core ${target.index + 1}/${view.explanation.coreRegions.length} · ${r.lines} lines · weight ${r.weight} · covering ranks: ${r.coveringRanks.map((k) => `#${k}`).join(', ') || 'none'}\n${region === undefined ? '' : `${region.consensusLines} consensus lines; trajectories: ${safe(region.trajectories.map(trajectoryLabel).join(', ') || 'none')}`}`;
       item.command = reveal;
-      item.contextValue = 'sweExplore.coreRegion';
+      item.contextValue = TREE_ITEMS.coreRegion;
       return item;
     }
     if (target.kind === 'optional') {
@@ -290,7 +291,7 @@ export class RegionsTreeProvider extends Disposable implements vscode.TreeDataPr
       item.description = describeResolution(r.resolution);
       item.iconPath = new vscode.ThemeIcon('circle-outline');
       item.command = reveal;
-      item.contextValue = 'sweExplore.optionalRegion';
+      item.contextValue = TREE_ITEMS.optionalRegion;
       return item;
     }
     const p = view.explanation.predictions[target.rank - 1]!;
@@ -298,7 +299,7 @@ export class RegionsTreeProvider extends Disposable implements vscode.TreeDataPr
     const status = { in: '✓ in B', partial: `◐ ${p.linesInBudget}/${p.lines} in B`, over: '✗ over B', 'no-lines': '⚠ no lines' }[p.budgetStatus];
     item.description = `${p.lines} lines · cum ${p.cumulativeLength} · ${status}`;
     item.tooltip = `${describeResolution(p.resolution)} · gain ${p.gain} · discount ${p.discount.toFixed(3)} · ${p.noise ? 'noise region' : `touches core ${p.coreRegionsTouched.map((i) => i + 1).join(', ') || '—'}`}`;
-    item.contextValue = 'sweExplore.prediction';
+    item.contextValue = TREE_ITEMS.prediction;
     item.iconPath = new vscode.ThemeIcon(p.budgetStatus === 'in' ? 'pass' : p.budgetStatus === 'partial' ? 'circle-large-outline' : 'warning');
     item.command = reveal;
     return item;

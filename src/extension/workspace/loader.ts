@@ -16,6 +16,7 @@ import {
 import { Disposable } from '../base/lifecycle';
 import { readDataSettings, type DataSettings } from '../base/settings';
 import type { Store } from '../state/store';
+import { SETTING_GROUPS, VIEWS } from '../base/ids';
 
 /** Instances whose line counts are read per batch in the background (one store update each). */
 const BACKGROUND_BATCH = 25;
@@ -59,7 +60,7 @@ export class WorkspaceLoader extends Disposable {
     super();
     this.register(
       vscode.workspace.onDidChangeConfiguration((event) => {
-        if (event.affectsConfiguration('sweExplore.data')) this.scheduleReload();
+        if (event.affectsConfiguration(SETTING_GROUPS.data)) this.scheduleReload();
       }),
     );
     this.register(
@@ -120,7 +121,7 @@ export class WorkspaceLoader extends Disposable {
   private async read(generation: number, signal: AbortSignal): Promise<void> {
     const settings = readDataSettings();
     const reading = readWorkspace(settings, signal, () => this.addedRuns());
-    void vscode.window.withProgress({ location: { viewId: 'sweExplore.instances' }, title: 'Loading SWE-Explore data' }, () => reading.catch(() => undefined));
+    void vscode.window.withProgress({ location: { viewId: VIEWS.instances }, title: 'Loading SWE-Explore data' }, () => reading.catch(() => undefined));
     // A load that takes a while (a full benchmark with many runs) also gets a notification with
     // Cancel; quick reloads (a prediction file saved) stay quiet.
     const slow = setTimeout(() => {
