@@ -3,7 +3,9 @@ import * as assert from 'node:assert/strict';
 import * as path from 'node:path';
 import * as vscode from 'vscode';
 import { compareReach, prepareInstance, type IntervalSet, type LineSet } from '../../src/core';
-import { missedSpanLabels } from '../../src/extension/editor/decorations';
+import { missedSpansOf } from '../../src/extension/model/viewCaches';
+import type { InstanceView } from '../../src/extension/state/store';
+import { missedLabel } from '../../src/shared/texts';
 import { until, type Case } from './support';
 
 const INSTANCE = 'acme__inventory-101';
@@ -11,6 +13,11 @@ const STOCK = 'inventory/stock.py';
 
 function plain(set: IntervalSet | undefined): [number, number][] {
   return (set ?? []).map(([s, e]) => [s, e]);
+}
+
+/** The missed-core labels of a file as the editor paints them. */
+function missedSpanLabels(view: InstanceView, path: string): { start: number; end: number; category: string; text: string }[] {
+  return (missedSpansOf(view).get(path) ?? []).map((span) => ({ start: span.start, end: span.end, category: span.category, text: missedLabel(span, view.explanation.budget) }));
 }
 
 function activePath(): string {

@@ -7,6 +7,8 @@ import * as vscode from 'vscode';
 import { rangeIntersectionSize, type IntervalSet } from '../../core';
 import { acceptEvent, fileTextSha, removeEvent, resolveInSnapshot, restoreEvent, type RemoveEvent } from '../../data';
 import { safeNotificationText as safe } from '../../shared/escape';
+import { isRecord } from '../../shared/guards';
+import { capitalised, layerPhrase } from '../../shared/texts';
 import { snapshotPathOf } from '../base/snapshot';
 import type { InstanceView, Store } from '../state/store';
 import type { InstancesTreeProvider } from '../trees/trees';
@@ -32,10 +34,6 @@ interface Span {
 interface Layer {
   readonly layer: 'core' | 'optional';
   readonly model: string | null;
-}
-
-function isRecord(value: unknown): value is Record<string, unknown> {
-  return typeof value === 'object' && value !== null && !Array.isArray(value);
 }
 
 /**
@@ -88,10 +86,6 @@ function layersOf(view: InstanceView, span: Span): Layer[] {
   if (overlaps(view.explanation.lines.core.get(span.path), span.start, span.end)) out.push({ layer: 'core', model: null });
   for (const [model, set] of view.explanation.lines.optionalByModel) if (overlaps(set.get(span.path), span.start, span.end)) out.push({ layer: 'optional', model });
   return out;
-}
-
-function describeLayer(layer: Layer): string {
-  return layer.layer === 'core' ? 'core' : `optional · ${layer.model ?? 'every model'}`;
 }
 
 /** The removed text's hash, streamed from the file on disk (what drift checks compare against). */
@@ -150,7 +144,7 @@ export function registerAuditCommands(services: Services): vscode.Disposable[] {
       else {
         const picked = await vscode.window.showQuickPick(
           layers.map((l) => ({
-            label: l.layer === 'core' ? 'Core' : safe(`Optional · ${l.model ?? 'every model'}`),
+            label: safe(capitalised(layerPhrase(l.layer, l.model))),
             description: l.layer === 'core' ? 'the gold core regions' : "this model's optional regions",
             layer: l,
           })),
@@ -166,7 +160,7 @@ export function registerAuditCommands(services: Services): vscode.Disposable[] {
     if (reason === undefined) {
       const picked = await vscode.window.showQuickPick(
         readReasons().map((r) => ({ label: safe(r), reason: r })),
-        { title: `SWE-Explore: reason for removing ${safe(span.path)} ${span.start}–${span.end} from ${safe(describeLayer(layer))}`, placeHolder: 'Why is this span not needed?' },
+        { title: `SWE-Explore: reason for removing ${safe(span.path)} ${span.start}–${span.end} from ${safe(layerPhrase(layer.layer, layer.model))}`, placeHolder: 'Why is this span not needed?' },
       );
       if (picked === undefined) return;
       reason = picked.reason;
@@ -216,7 +210,7 @@ export function registerAuditCommands(services: Services): vscode.Disposable[] {
       const picked = await vscode.window.showQuickPick(
         removals.map((r) => ({
           label: safe(`${r.path}:${r.start}–${r.end}`),
-          description: safe(`${r.layer === 'core' ? 'core' : `optional · ${r.model ?? 'every model'}`} · ${r.reason} · ${r.author}`),
+          description: safe(`${layerPhrase(r.layer, r.model)} · ${r.reason} · ${r.author}`),
           detail: r.note === null ? undefined : safe(r.note),
           removal: r,
         })),

@@ -1,5 +1,6 @@
 import * as vscode from 'vscode';
 import { safeNotificationText as safe } from '../../shared/escape';
+import { layerPhrase } from '../../shared/texts';
 import { Disposable } from '../base/lifecycle';
 import { changesView, type Store } from '../state/store';
 import { COMMANDS, TREE_ITEMS } from '../base/ids';
@@ -58,7 +59,7 @@ export class RemovalsTreeProvider extends Disposable implements vscode.TreeDataP
     const removal = this.store.removalsOf(id).find((r) => r.id === node.removalId);
     if (removal === undefined) return new vscode.TreeItem('(gone)');
     const drifted = this.store.audit.drifted.has(removal.id);
-    const layer = removal.layer === 'core' ? 'core' : `optional · ${removal.model ?? 'every model'}`;
+    const layer = layerPhrase(removal.layer, removal.model);
     const item = new vscode.TreeItem(safe(`${removal.path}:${removal.start}–${removal.end}`));
     item.id = `removal:${removal.id}`;
     item.description = safe(`${layer} · ${removal.reason} · ${removal.author}${drifted ? ' · ⚠ drifted' : ''}`);

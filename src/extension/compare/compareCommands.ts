@@ -7,7 +7,7 @@ import type { DecorationController } from '../editor/decorations';
 import { lineRange } from '../base/ranges';
 import { snapshotPathOf } from '../base/snapshot';
 import type { Store } from '../state/store';
-import { compareOf } from './compareView';
+import { compareOf } from '../model/viewCaches';
 import { COMMANDS, CONTEXT_KEYS, WORKBENCH_COMMANDS } from '../base/ids';
 
 export interface CompareServices {

@@ -1,4 +1,5 @@
 import * as vscode from 'vscode';
+import { coreRegionTitle } from '../../shared/texts';
 import { lineRange } from '../base/ranges';
 import { readLayerSettings } from '../base/settings';
 import { snapshotPathOf } from '../base/snapshot';
@@ -34,8 +35,7 @@ export class CoreRegionCodeLensProvider extends Disposable implements vscode.Cod
     return coreRegions.flatMap((region) => {
       const r = region.resolution;
       if (region.region.path !== path || r.kind !== 'resolved' || r.start > document.lineCount) return [];
-      const by = region.coveringRanksInBudget.length > 0 ? ` by ${region.coveringRanksInBudget.map((k) => `#${k}`).join(', ')}` : '';
-      const title = `Core ${region.index + 1}/${coreRegions.length} · ${region.lines} lines · ${region.coveredLinesInBudget}/${region.lines} covered within B=${budget}${by}`;
+      const title = coreRegionTitle(region, coreRegions.length, budget);
       return [
         new vscode.CodeLens(lineRange(r.start, r.start, document), {
           title,

@@ -1,17 +1,18 @@
 import * as vscode from 'vscode';
 import { SETTING_GROUPS } from '../base/ids';
 import { Disposable } from '../base/lifecycle';
-import { EMPTY_SET, lineSetUnion, normalisePredictedPath, normalize, resolveRegion, subtract, type IntervalSet, type LineSet, type MissCategory } from '../../core';
-import { repoPathOf } from '../../data';
-import { escapeForTerminal } from '../../shared/escape';
-import { compareOf, compareLabels, type CompareLayer } from '../compare/compareView';
+import { EMPTY_SET, lineSetUnion, normalize, subtract, type IntervalSet, type LineSet } from '../../core';
+import { budgetStatusText, compareLabels, isConsensus, missedLabel, plainLabel, provenanceLabel, removalLabel, type MissedSpan } from '../../shared/texts';
 import { lineRange } from '../base/ranges';
 import { readLayerSettings, type LayerSettings } from '../base/settings';
-import { provenanceOf } from './provenanceView';
+import { compareOf, missedSpansOf, provenanceOf } from '../model/viewCaches';
 import { snapshotPathOf } from '../base/snapshot';
 import { changesView, type InstanceView, type Store } from '../state/store';
 
 const color = (id: string): vscode.ThemeColor => new vscode.ThemeColor(`sweExplore.${id}`);
+
+/** The decoration layers of compare mode (each also has a `…Label` layer). */
+type CompareLayer = 'compareOnlyA' | 'compareOnlyB' | 'compareBoth' | 'compareNeither';
 
 /**
  * One decoration type per layer, created once. Every layer carries a non-colour signal too:
@@ -241,7 +242,7 @@ export class DecorationController extends Disposable {
     set('inBudget', ranges(inBudget, layers.predictions && single));
     set('overBudget', ranges(subtract(predicted, inBudget), layers.predictions && single));
     set('missed', ranges(missed, layers.missed && single));
-    set('missedLabel', layers.missed && single ? visibleLabels(editor, missedSpanLabels(view, path)) : []);
+    set('missedLabel', layers.missed && single ? missedLabels(editor, missedSpansOf(view).get(path) ?? [], view.explanation.budget) : []);
     set('patch', ranges(patch, layers.patch));
     set('patchLabel', layers.patch ? labels(editor, patch, () => '± gold patch edits here') : []);
     set('badge', layers.predictions && single ? this.badges(editor, view, path) : []);
@@ -253,14 +254,14 @@ export class DecorationController extends Disposable {
   /** The four compare sets on this file, each run labelled; empty layers when not comparing. */
   private paintCompare(editor: vscode.TextEditor, view: InstanceView, path: string, set: (layer: LayerName, decorations: readonly (vscode.Range | vscode.DecorationOptions)[]) => void): void {
     const compare = compareOf(view);
-    const texts = compareLabels(view);
+    const texts = view.compared === undefined ? undefined : compareLabels(view.explorer, view.compared.explorer);
     for (const layer of ['compareOnlyA', 'compareOnlyB', 'compareBoth', 'compareNeither'] as const) {
       const lines = compare?.[compareKey[layer]].get(path);
       set(
         layer,
         (lines ?? []).filter(([s]) => s <= editor.document.lineCount).map(([s, e]) => lineRange(s, e, editor.document)),
       );
-      set(`${layer}Label`, texts === undefined ? [] : labels(editor, lines, () => texts[layer]));
+      set(`${layer}Label`, texts === undefined ? [] : labels(editor, lines, () => texts[compareKey[layer]]));
     }
   }
 
@@ -287,10 +288,12 @@ export class DecorationController extends Disposable {
     const promotedLabels: vscode.DecorationOptions[] = [];
     for (const run of info?.runs ?? []) {
       if (!visible(run.start)) continue;
-      const isConsensus = t >= 1 && run.readBy.length >= t;
-      if (isConsensus ? !layers.consensus : !layers.promoted) continue;
-      const text = isConsensus ? `● consensus: read by all ${t}` : `◐ promoted: read by ${run.readBy.length} of ${t}`;
-      (isConsensus ? consensusLabels : promotedLabels).push({ range: lineRange(run.start, run.start, editor.document), renderOptions: { after: { contentText: text } } });
+      const consensus = isConsensus(run.readBy.length, t);
+      if (consensus ? !layers.consensus : !layers.promoted) continue;
+      (consensus ? consensusLabels : promotedLabels).push({
+        range: lineRange(run.start, run.start, editor.document),
+        renderOptions: { after: { contentText: provenanceLabel(run.readBy.length, t) } },
+      });
     }
     set('consensusLabel', consensusLabels);
     set('promotedLabel', promotedLabels);
@@ -312,7 +315,7 @@ export class DecorationController extends Disposable {
         range: lineRange(r.start, r.start, editor.document),
         renderOptions: {
           after: {
-            contentText: `✂ removed from ${r.layer === 'core' ? 'core' : `optional (${r.model ?? 'every model'})`}: ${r.reason}${drifted.has(r.id) ? ' · ⚠ drifted' : ''}`,
+            contentText: plainLabel(removalLabel(r, drifted.has(r.id))),
           },
         },
       })),
@@ -334,16 +337,7 @@ export class DecorationController extends Disposable {
       if (p.region.path !== path) continue;
       const line = p.resolution.kind === 'resolved' ? Math.max(1, Math.min(p.resolution.start, p.resolution.end)) : 1;
       if (line > editor.document.lineCount) continue;
-      const text =
-        p.resolution.kind === 'unresolvable'
-          ? `#${p.rank} ⚠ unresolvable (0 lines)`
-          : p.budgetStatus === 'in'
-            ? `#${p.rank} ✓ in budget`
-            : p.budgetStatus === 'partial'
-              ? `#${p.rank} ◐ ${p.linesInBudget}/${p.lines} lines in budget`
-              : p.budgetStatus === 'over'
-                ? `#${p.rank} ✗ over budget`
-                : `#${p.rank} ⚠ inverted (0 lines)`;
+      const text = `#${p.rank} ${budgetStatusText(p)}`;
       const list = byLine.get(line) ?? [];
       list.push(text);
       byLine.set(line, list);
@@ -357,106 +351,11 @@ export class DecorationController extends Disposable {
 
 const compareKey = { compareOnlyA: 'onlyA', compareOnlyB: 'onlyB', compareBoth: 'both', compareNeither: 'neither' } as const;
 
-/** Longest after-text label; data text (paths) inside it is capped shorter still. */
-const MAX_LABEL = 120;
-const MAX_DATA_IN_LABEL = 60;
-
-/**
- * Data text made fit for a decoration's after-text: it is plain text (no Markdown), but a control,
- * line-separator or bidi character would break or reorder the line, so those show as escapes.
- */
-export function plainLabel(text: string, max = MAX_LABEL): string {
-  const safe = escapeForTerminal(text);
-  return safe.length <= max ? safe : `${safe.slice(0, max - 1)}…`;
-}
-
-/** One run of missed core lines of a single miss category, with its sentence. */
-export interface MissedSpanLabel {
-  readonly start: number;
-  readonly end: number;
-  readonly category: Exclude<MissCategory, 'hit'>;
-  /** `◌ missed core · <category>: …`, ready for an after-text (already made plain). */
-  readonly text: string;
-}
-
-const MISSED_CATEGORIES = ['beyond_budget', 'path_mismatch', 'inverted', 'wrong_region', 'file_not_predicted'] as const;
-
-/**
- * The missed core lines of a file split at category boundaries (the miss anatomy's spans), in line
- * order, each with the sentence that says why it was missed.
- */
-export function missedSpanLabels(view: InstanceView, path: string): MissedSpanLabel[] {
-  const out: MissedSpanLabel[] = [];
-  for (const category of MISSED_CATEGORIES) {
-    for (const [start, end] of view.anatomy.spans[category].get(path) ?? EMPTY_SET) {
-      out.push({ start, end, category, text: plainLabel(`◌ missed core · ${missReason(view, path, category, start, end)}`) });
-    }
-  }
-  return out.sort((a, b) => a.start - b.start);
-}
-
-/** The category sentence of a missed core line (for the hover), or undefined when it is not missed. */
-export function missedLineSentence(view: InstanceView, path: string, line: number): string | undefined {
-  for (const category of MISSED_CATEGORIES) {
-    for (const [start, end] of view.anatomy.spans[category].get(path) ?? EMPTY_SET) {
-      if (start <= line && line <= end) return `Missed core line · ${missReason(view, path, category, start, end)}`;
-    }
-  }
-  return undefined;
-}
-
-/** `<category>: <n> lines <why>` for one run of missed core lines. */
-function missReason(view: InstanceView, path: string, category: Exclude<MissCategory, 'hit'>, start: number, end: number): string {
-  const n = end - start + 1;
-  const count = `${n} line${n === 1 ? '' : 's'}`;
-  const budget = view.explanation.budget;
-  const overlaps = (s: number, e: number): boolean => s <= end && start <= e;
-  const ranks = (list: number[]): string =>
-    list.length <= 3
-      ? list.map((r) => `#${r}`).join(', ')
-      : `${list
-          .slice(0, 3)
-          .map((r) => `#${r}`)
-          .join(', ')}, …`;
-  const predictions = view.explanation.predictions;
-  switch (category) {
-    case 'beyond_budget': {
-      const covering = predictions.filter((p) => p.region.path === path && p.resolution.kind === 'resolved' && overlaps(p.resolution.start, p.resolution.end)).map((p) => p.rank);
-      return `beyond budget: ${count} (covered by ${covering.length > 0 ? ranks(covering) : 'a prediction'} after B=${budget} ran out)`;
-    }
-    case 'path_mismatch': {
-      const repoPath = repoPathOf(view.instance);
-      const target = normalisePredictedPath(path, repoPath);
-      const lineCount = view.prepared.evaluatorLineCount(path);
-      const match = predictions.find((p) => {
-        if (p.region.path === path || normalisePredictedPath(p.region.path, repoPath) !== target) return false;
-        const r = resolveRegion(p.region, lineCount);
-        return r.kind === 'resolved' && overlaps(r.start, r.end);
-      });
-      const named = match === undefined ? '' : ` predicted as ‘${plainLabel(match.region.path, MAX_DATA_IN_LABEL)}’ (#${match.rank})`;
-      return `path mismatch: ${count}${named}`;
-    }
-    case 'inverted': {
-      const inverted = predictions.filter((p) => p.region.path === path && p.region.start > p.region.end && p.region.end >= 1 && overlaps(p.region.end, p.region.start)).map((p) => p.rank);
-      return `inverted range${inverted.length > 0 ? ` ${ranks(inverted)}` : ''}: ${count} (start > end, so it reads nothing)`;
-    }
-    case 'wrong_region': {
-      const span = view.anatomy.wrongRegion.find((w) => w.path === path && w.start === start);
-      const nearest = span?.nearest;
-      const where =
-        nearest === undefined || nearest === null
-          ? 'no prediction on this file has a usable range'
-          : `nearest prediction #${nearest.rank} ${nearest.side === 'above' ? 'ends' : 'starts'} ${nearest.distance} line${nearest.distance === 1 ? '' : 's'} ${nearest.side}`;
-      return `file predicted, wrong lines: ${count} — ${where}`;
-    }
-    case 'file_not_predicted':
-      return `file not predicted: ${count}`;
-  }
-}
-
-/** Labels whose first line lies inside the document. */
-function visibleLabels(editor: vscode.TextEditor, spans: readonly MissedSpanLabel[]): vscode.DecorationOptions[] {
-  return spans.filter((s) => s.start <= editor.document.lineCount).map((s) => ({ range: lineRange(s.start, s.start, editor.document), renderOptions: { after: { contentText: s.text } } }));
+/** The missed-core label on the first line of each missed run inside the document. */
+function missedLabels(editor: vscode.TextEditor, spans: readonly MissedSpan[], budget: number): vscode.DecorationOptions[] {
+  return spans
+    .filter((s) => s.start <= editor.document.lineCount)
+    .map((s) => ({ range: lineRange(s.start, s.start, editor.document), renderOptions: { after: { contentText: missedLabel(s, budget) } } }));
 }
 
 /** A label (after-text) on the first line of each span. */

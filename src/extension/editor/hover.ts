@@ -1,13 +1,14 @@
 import * as vscode from 'vscode';
-import { containsLine, describeReaders, EMPTY_SET, resolveRegion } from '../../core';
+import { containsLine, EMPTY_SET, resolveRegion } from '../../core';
 import { escapeMarkdownText } from '../../shared/escape';
-import { compareLineText } from '../compare/compareView';
-import { missedLineSentence } from './decorations';
-import { provenanceOf, trajectoryLabel } from './provenanceView';
+import { capitalised, compareLineText, layerPhrase, missedLineSentence, provenanceSentence, readStepText, removalSentence, withinBudgetPhrase, type CompareSet } from '../../shared/texts';
 import { snapshotPathOf } from '../base/snapshot';
-import type { Store } from '../state/store';
+import { missedSpanAt, predictionsCovering } from '../model/lineFacts';
+import { compareOf, missedSpansOf, provenanceOf } from '../model/viewCaches';
+import type { InstanceView, Store } from '../state/store';
 
 const MAX_READ_STEPS = 12;
+const COMPARE_SETS: readonly CompareSet[] = ['onlyA', 'onlyB', 'both', 'neither'];
 
 /** Explains one line: its layers, regions, the predictions covering it and the trajectory reads. */
 export class LineHoverProvider implements vscode.HoverProvider {
@@ -40,35 +41,30 @@ export class LineHoverProvider implements vscode.HoverProvider {
     text(`${instance.instanceId} · line ${line}`);
     md.appendMarkdown('\n\n');
 
+    const { budget } = explanation;
     const layers: string[] = [];
     if (containsLine(explanation.lines.core.get(path) ?? EMPTY_SET, line)) layers.push('core');
     const optionalModels = [...explanation.lines.optionalByModel].filter(([, set]) => containsLine(set.get(path) ?? EMPTY_SET, line)).map(([model]) => model);
-    if (optionalModels.length > 0) layers.push(`optional (${optionalModels.join(', ')})`);
-    if (containsLine(explanation.lines.inBudget.get(path) ?? EMPTY_SET, line)) layers.push(`predicted within B=${explanation.budget}`);
-    else if (containsLine(explanation.lines.predicted.get(path) ?? EMPTY_SET, line)) layers.push(`predicted past B=${explanation.budget}`);
+    if (optionalModels.length > 0) layers.push(layerPhrase('optional', optionalModels.join(', ')));
+    if (containsLine(explanation.lines.inBudget.get(path) ?? EMPTY_SET, line)) layers.push(`predicted ${withinBudgetPhrase(true, budget)}`);
+    else if (containsLine(explanation.lines.predicted.get(path) ?? EMPTY_SET, line)) layers.push(`predicted ${withinBudgetPhrase(false, budget)}`);
     const missed = containsLine(explanation.lines.missed.get(path) ?? EMPTY_SET, line);
-    if (missed) layers.push(`missed core line (no prediction reaches it within B=${explanation.budget})`);
+    if (missed) layers.push(`missed core line (no prediction reaches it within B=${budget})`);
     if (containsLine(view.patchLines.get(path) ?? EMPTY_SET, line)) layers.push('edited by the gold patch');
     bullet(`Layers: ${layers.length > 0 ? layers.join('; ') : 'none'}`);
     // Why it was missed, in the same words as the line's missed-core label.
-    const sentence = missed ? missedLineSentence(view, path, line) : undefined;
-    if (sentence !== undefined) bullet(`◌ ${sentence}`);
-    const compared = compareLineText(view, path, line);
+    const span = missed ? missedSpanAt(missedSpansOf(view), path, line) : undefined;
+    if (span !== undefined) bullet(`◌ ${missedLineSentence(span, budget)}`);
+    const compared = compareSentence(view, path, line);
     if (compared !== undefined) bullet(compared);
 
     for (const removal of view.removals) {
-      if (removal.path !== path || line < removal.start || line > removal.end) continue;
-      const layer = removal.layer === 'core' ? 'core' : `optional (${removal.model ?? 'every model'})`;
-      const drifted = this.store.audit.drifted.has(removal.id) ? ' — ⚠ drifted: the text changed since it was removed; the removal stays where it was' : '';
-      bullet(`✂ Removed from ${layer}, lines ${removal.start}–${removal.end}, by ${removal.author} (${removal.reason})${removal.note === null ? '' : `: ${removal.note}`}${drifted}`);
+      if (removal.path === path && removal.start <= line && line <= removal.end) bullet(removalSentence(removal, this.store.audit.drifted.has(removal.id)));
     }
 
-    const run = provenanceOf(view, this.store.getLineCounts(instance.instanceId)).runAt(path, line);
-    if (run !== undefined) {
-      const t = provenanceOf(view, this.store.getLineCounts(instance.instanceId)).trajectoryCount;
-      const kind = t >= 1 && run.readBy.length >= t ? 'Consensus core line' : 'Promoted core line';
-      bullet(`${kind}: ${describeReaders(run.readBy, t, trajectoryLabel)}`);
-    }
+    const provenance = provenanceOf(view, this.store.getLineCounts(instance.instanceId));
+    const run = provenance.runAt(path, line);
+    if (run !== undefined) bullet(provenanceSentence(run.readBy, provenance.trajectoryCount));
     const leaveOneOut = this.leaveOneOut?.describeLine(path, line);
     if (leaveOneOut !== undefined) bullet(leaveOneOut);
 
@@ -79,18 +75,14 @@ export class LineHoverProvider implements vscode.HoverProvider {
         bullet(`Core ${region.index + 1}/${coreTotal}, lines ${r.start}–${r.end} (${region.coveredLinesInBudget}/${region.lines} covered within B)`);
       }
     }
-    view.prepared.optionalRegions.forEach((optional) => {
+    for (const optional of view.prepared.optionalRegions) {
       const r = optional.resolution;
       if (optional.region.path === path && r.kind === 'resolved' && r.start <= line && line <= r.end) {
-        bullet(`Optional · ${optional.model ?? ''}, lines ${r.start}–${r.end}`);
+        bullet(`${capitalised(layerPhrase('optional', optional.model))}, lines ${r.start}–${r.end}`);
       }
-    });
-    for (const p of explanation.predictions) {
-      const r = p.resolution;
-      if (p.region.path !== path || r.kind !== 'resolved' || line < r.start || line > r.end) continue;
-      const examinedEnd = r.start + p.linesInBudget - 1;
-      const within = line <= examinedEnd ? `within B=${explanation.budget}` : `past B=${explanation.budget}`;
-      bullet(`Prediction #${p.rank} (${view.explorer ?? ''}), lines ${r.start}–${r.end}: ${within}`);
+    }
+    for (const covering of predictionsCovering(explanation, path, line)) {
+      bullet(`Prediction #${covering.rank} (${view.explorer ?? ''}), lines ${covering.start}–${covering.end}: ${withinBudgetPhrase(covering.inBudget, budget)}`);
     }
 
     const stepInfo = instance.record.read_step_info ?? {};
@@ -103,17 +95,24 @@ export class LineHoverProvider implements vscode.HoverProvider {
     });
     if (covering.length > 0) {
       md.appendMarkdown('\n**Trajectory reads of this line**\n\n');
-      for (const step of covering.slice(0, MAX_READ_STEPS)) {
-        const range = step.end === -1 ? `${step.start}–EOF` : `${step.start}–${step.end}`;
-        bullet(`${shortTrajectory(step.traj_path)} step ${step.step_idx}: lines ${range}`);
-      }
+      for (const step of covering.slice(0, MAX_READ_STEPS)) bullet(readStepText(step));
       if (covering.length > MAX_READ_STEPS) bullet(`…and ${covering.length - MAX_READ_STEPS} more`);
     }
     return new vscode.Hover(md);
   }
 }
 
-/** The last two segments of a trajectory path (model folder and file) are what identify it. */
-function shortTrajectory(trajPath: string): string {
-  return trajPath.split('/').slice(-2).join('/');
+/** The compare line of a core line while comparing, undefined otherwise. */
+function compareSentence(view: InstanceView, path: string, line: number): string | undefined {
+  const compare = compareOf(view);
+  const compared = view.compared;
+  if (compare === undefined || compared === undefined) return undefined;
+  const set = COMPARE_SETS.find((s) => containsLine(compare[s].get(path) ?? EMPTY_SET, line));
+  if (set === undefined) return undefined;
+  return compareLineText(
+    set,
+    view.explanation.budget,
+    { explorer: view.explorer, hasRow: view.hasRow, covering: predictionsCovering(view.explanation, path, line) },
+    { explorer: compared.explorer, hasRow: compared.hasRow, covering: predictionsCovering(compared.explanation, path, line) },
+  );
 }

@@ -9,7 +9,8 @@ import * as vscode from 'vscode';
 import { containsLine, EMPTY_SET, type IntervalSet, type LeaveOneOut } from '../../core';
 import { safeNotificationText as safe } from '../../shared/escape';
 import { Disposable } from '../base/lifecycle';
-import { provenanceOf, trajectoryLabel } from './provenanceView';
+import { leaveOneOutLabel, leaveOneOutSentence, trajectoryLabel } from '../../shared/texts';
+import { provenanceOf } from '../model/viewCaches';
 import { lineRange } from '../base/ranges';
 import { snapshotPathOf } from '../base/snapshot';
 import { changesView, type InstanceView, type Store } from '../state/store';
@@ -135,10 +136,9 @@ export class LeaveOneOutController extends Disposable {
     const leave = (result.wouldLeave.get(path) ?? EMPTY_SET).filter(([s]) => s <= lineCount);
     const ranges: vscode.Range[] = [];
     const labels: vscode.DecorationOptions[] = [];
-    const name = trajectoryLabel(result.trajectory);
     for (const [spans, text] of [
-      [join, `⊕ joins the consensus without ${name}`],
-      [leave, `⊖ leaves the consensus without ${name}`],
+      [join, leaveOneOutLabel('join', result.trajectory)],
+      [leave, leaveOneOutLabel('leave', result.trajectory)],
     ] as const) {
       for (const [s, e] of spans) {
         ranges.push(lineRange(s, e, editor.document));
@@ -157,11 +157,10 @@ export class LeaveOneOutController extends Disposable {
     if (view === undefined || trajectory === undefined) return undefined;
     const result = this.resultFor(view, trajectory);
     if (result === null) return undefined;
-    const name = trajectoryLabel(trajectory);
-    if (containsLine(result.wouldJoin.get(path) ?? EMPTY_SET, line)) return `⊕ Leave-one-out: without ${name} this line would join the consensus (every other trajectory read it)`;
-    if (containsLine(result.wouldLeave.get(path) ?? EMPTY_SET, line)) return `⊖ Leave-one-out: without ${name} this line would leave the consensus (no trajectory would remain)`;
+    if (containsLine(result.wouldJoin.get(path) ?? EMPTY_SET, line)) return leaveOneOutSentence('join', trajectory);
+    if (containsLine(result.wouldLeave.get(path) ?? EMPTY_SET, line)) return leaveOneOutSentence('leave', trajectory);
     const isCore = provenanceOf(view, this.store.getLineCounts(view.instance.instanceId)).runAt(path, line) !== undefined;
-    return isCore ? `Leave-one-out: dropping ${name} does not change this core line's consensus status` : undefined;
+    return isCore ? leaveOneOutSentence('none', trajectory) : undefined;
   }
 }
 

@@ -3,6 +3,7 @@
  * tested; the panel only posts what this returns.
  */
 import { type InstanceAgreement, type LineCounts, parseUnifiedDiff, type ReadStepInfo, type ReadStepLike, resolveRegion, trajectoryCountOf } from '../../core';
+import { describeRawRange, trajectoryLabel } from '../../shared/texts';
 import { MAX_LINE, MAX_PATH_LENGTH, type AgreementEntry, type InstanceState, type PatchFileRow, type TrajectoryRow, type TrajectoryStepRow } from '../../shared/instanceProtocol';
 
 /** The record fields the panel reads; a parsed `BenchRecord` satisfies it. */
@@ -83,18 +84,6 @@ export function patchFileRows(patch: string | null | undefined): { files: PatchF
   return { files, note: notes.join(' ') };
 }
 
-/** How a raw read step is written when it is not (or not only) a plain range. */
-export function describeRawRange(start: number, end: number): string {
-  if (start < 0) return end === -1 ? `last ${-start} lines` : `last ${-start} lines (to ${end})`;
-  if (end === -1) return `${start}–EOF`;
-  return `${start}–${end}`;
-}
-
-/** The last two segments of a trajectory path (model folder and file) are what identify it. */
-export function shortTrajectoryLabel(trajPath: string): string {
-  return trajPath.split('/').slice(-2).join('/');
-}
-
 function isStep(value: unknown): value is ReadStepLike {
   if (typeof value !== 'object' || value === null) return false;
   const v = value as Record<string, unknown>;
@@ -138,7 +127,7 @@ function trajectoryRows(info: ReadStepInfo | null | undefined, lineCounts: LineC
     // Steps in the order the trajectory took them; paths break ties.
     const steps = byTrajectory.get(trajPath)!.sort((a, b) => a.stepIdx - b.stepIdx || (a.path < b.path ? -1 : a.path > b.path ? 1 : 0));
     const shown = steps.length > MAX_STEPS_PER_TRAJECTORY ? steps.slice(0, MAX_STEPS_PER_TRAJECTORY) : steps;
-    return { trajPath, label: shortTrajectoryLabel(trajPath), steps: shown, omittedSteps: steps.length - shown.length };
+    return { trajPath, label: trajectoryLabel(trajPath), steps: shown, omittedSteps: steps.length - shown.length };
   });
 }
 

@@ -3,6 +3,7 @@ import * as vscode from 'vscode';
 import { formatDeepLink, LINK_PATH, type LinkTarget, OFFICIAL_METRIC_NAMES, parseDeepLink } from '../../core';
 import { resolveInSnapshot, RESOLVE_FAILURE_TEXT } from '../../data';
 import { safeNotificationText as safe } from '../../shared/escape';
+import { isRecord } from '../../shared/guards';
 import { registerAddPredictions } from './addPredictions';
 import type { WorkspaceLoader } from '../workspace/loader';
 import { lineRange } from '../base/ranges';
@@ -157,10 +158,6 @@ function describe(target: LinkTarget): string {
   if (target.budget !== undefined) parts.push(`B=${target.budget}`);
   if (target.path !== undefined) parts.push(target.line === undefined ? target.path : `${target.path}:${target.line}`);
   return parts.join(' · ');
-}
-
-function isRecord(value: unknown): value is Record<string, unknown> {
-  return typeof value === 'object' && value !== null && !Array.isArray(value);
 }
 
 function optionalString(value: unknown): string | undefined {

@@ -1,4 +1,5 @@
-import { type MissAnatomy, OFFICIAL_METRIC_NAMES, type OfficialMetricName, recallAtBudgets, type Resolution } from '../../core';
+import { type MissAnatomy, OFFICIAL_METRIC_NAMES, type OfficialMetricName, recallAtBudgets } from '../../core';
+import { describeResolution } from '../../shared/texts';
 import { ANATOMY_CATEGORIES, type AnatomySummary } from '../../shared/anatomy';
 import { METRIC_INFO } from '../../shared/metricInfo';
 import { type CompareSide, type CompareState, type CurvePoint, type ExplorerComparison, type ExplorerMacroRow, type ScoresState } from '../../shared/scoresProtocol';
@@ -152,20 +153,4 @@ function snapshotMessage(view: NonNullable<Store['view']>): string {
   if (missing.length === 0) return '';
   const shown = missing.slice(0, 3).join(', ') + (missing.length > 3 ? ` and ${missing.length - 3} more` : '');
   return `Not in the snapshot: ${shown}. Regions on ${missing.length === 1 ? 'it' : 'them'} that need a line count are unresolvable.`;
-}
-
-/** "12–40", "12–40 (inverted)" or the reason a region is unresolvable. */
-export function describeResolution(resolution: Resolution): string {
-  if (resolution.kind === 'unresolvable') {
-    switch (resolution.reason) {
-      case 'no-line-count':
-        return 'unresolvable: no line count';
-      case 'empty-file':
-        return 'unresolvable: empty file';
-      case 'non-positive-end':
-        return 'unresolvable: end < 1';
-    }
-  }
-  const range = `${resolution.start}–${resolution.end}`;
-  return resolution.start > resolution.end ? `${range} (inverted: no lines)` : range;
 }

@@ -3,8 +3,8 @@ import { Disposable } from '../base/lifecycle';
 import { evaluateQuery, queryReadsMetrics, type InstanceQuery, type OfficialMetricName, type QueryContext } from '../../core';
 import { safeNotificationText as safe } from '../../shared/escape';
 import { METRIC_INFO } from '../../shared/metricInfo';
-import { provenanceOf, trajectoryLabel } from '../editor/provenanceView';
-import { describeResolution } from '../scores/scoresState';
+import { budgetStatusText, capitalised, describeResolution, layerPhrase, trajectoryLabel } from '../../shared/texts';
+import { provenanceOf } from '../model/viewCaches';
 import { changesView, type Store, type StoreChange } from '../state/store';
 import { COMMANDS, TREE_ITEMS } from '../base/ids';
 
@@ -250,7 +250,7 @@ export class RegionsTreeProvider extends Disposable implements vscode.TreeDataPr
       const groups: RegionNode[] = [{ kind: 'group', group: 'core', label: `Core regions (${view.explanation.coreRegions.length})` }];
       for (const model of Object.keys(view.instance.groundTruth.optionalRegionsByModel)) {
         const count = view.prepared.optionalRegions.filter((r) => r.model === model).length;
-        groups.push({ kind: 'group', group: `optional:${model}`, label: `Optional · ${safe(model)} (${count})` });
+        groups.push({ kind: 'group', group: `optional:${model}`, label: `${safe(capitalised(layerPhrase('optional', model)))} (${count})` });
       }
       groups.push({ kind: 'group', group: 'predictions', label: `Predictions · ${view.explorer === undefined ? 'no explorer' : safe(view.explorer)} (${view.predictions.length})` });
       return groups;
@@ -296,8 +296,7 @@ export class RegionsTreeProvider extends Disposable implements vscode.TreeDataPr
     }
     const p = view.explanation.predictions[target.rank - 1]!;
     const item = new vscode.TreeItem(safe(`#${p.rank} ${p.region.path}:${p.region.start}–${p.region.end}`));
-    const status = { in: '✓ in B', partial: `◐ ${p.linesInBudget}/${p.lines} in B`, over: '✗ over B', 'no-lines': '⚠ no lines' }[p.budgetStatus];
-    item.description = `${p.lines} lines · cum ${p.cumulativeLength} · ${status}`;
+    item.description = `${p.lines} lines · cum ${p.cumulativeLength} · ${budgetStatusText(p)}`;
     item.tooltip = `${describeResolution(p.resolution)} · gain ${p.gain} · discount ${p.discount.toFixed(3)} · ${p.noise ? 'noise region' : `touches core ${p.coreRegionsTouched.map((i) => i + 1).join(', ') || '—'}`}`;
     item.contextValue = TREE_ITEMS.prediction;
     item.iconPath = new vscode.ThemeIcon(p.budgetStatus === 'in' ? 'pass' : p.budgetStatus === 'partial' ? 'circle-large-outline' : 'warning');

@@ -4,6 +4,7 @@
  */
 import { ANATOMY_CATEGORIES, ANATOMY_INFO, type AnatomyCategoryRow, type AnatomySummary, type MissCategory, type WrongRegionRow } from '../../shared/anatomy';
 import type { ScoresState } from '../../shared/scoresProtocol';
+import { nearestPredictionText } from '../../shared/texts';
 import { el, section } from '../dom';
 import { fmtCount, isNum, shortPath } from '../format';
 
@@ -27,14 +28,6 @@ function percent(lines: number, coreLines: number): string {
   return `${((100 * lines) / coreLines).toFixed(1)}%`;
 }
 
-/** "nearest prediction #3 ends 40 lines above", or why there is none. */
-export function nearestText(row: WrongRegionRow): string {
-  const nearest = row.nearest;
-  if (nearest === null) return 'no prediction on this path has a usable range';
-  const lines = `${fmtCount(nearest.distance)} line${nearest.distance === 1 ? '' : 's'}`;
-  return nearest.side === 'above' ? `nearest prediction #${fmtCount(nearest.rank)} ends ${lines} above` : `nearest prediction #${fmtCount(nearest.rank)} starts ${lines} below`;
-}
-
 function wrongRegionList(anatomy: AnatomySummary): HTMLElement | null {
   const rows = Array.isArray(anatomy.wrongRegion) ? anatomy.wrongRegion.filter(isWrongRegionRow) : [];
   if (rows.length === 0) return null;
@@ -52,7 +45,7 @@ function wrongRegionList(anatomy: AnatomySummary): HTMLElement | null {
           { 'data-wrong-region': `${row.start}-${row.end}` },
           el('span', { class: 'path', title: row.path }, shortPath(row.path)),
           ` lines ${fmtCount(row.start)}–${fmtCount(row.end)}: `,
-          nearestText(row),
+          nearestPredictionText(row.nearest),
         ),
       ),
       more > 0 ? el('li', { class: 'muted' }, `and ${more} more span${more === 1 ? '' : 's'}`) : null,

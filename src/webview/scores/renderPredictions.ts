@@ -1,7 +1,9 @@
 /** The per-prediction gain table: how each ranked entry feeds Recall@B and nDCG@B. */
 import type { FromScoresWebview, PredictionRow, ScoresState } from '../../shared/scoresProtocol';
 import { el, section } from '../dom';
-import { fmt3, fmtCount, isNum, shortPath, spanText } from '../format';
+import { isRecord } from '../../shared/guards';
+import { describeRawRange } from '../../shared/texts';
+import { fmt3, fmtCount, isNum, shortPath } from '../format';
 
 /** Budget status as symbol + word, so it never depends on colour alone. */
 const STATUS: Readonly<Record<PredictionRow['budgetStatus'], { text: string; title: string }>> = {
@@ -12,9 +14,7 @@ const STATUS: Readonly<Record<PredictionRow['budgetStatus'], { text: string; tit
 };
 
 function isRow(value: unknown): value is PredictionRow {
-  if (typeof value !== 'object' || value === null) return false;
-  const row = value as Record<string, unknown>;
-  return isNum(row['rank']) && typeof row['path'] === 'string';
+  return isRecord(value) && isNum(value['rank']) && typeof value['path'] === 'string' && Number.isSafeInteger(value['start']) && Number.isSafeInteger(value['end']);
 }
 
 /** Text with a line-break opportunity after every "/", so narrow columns wrap between folders. */
@@ -27,7 +27,7 @@ function breakablePath(path: string): Node[] {
  * (end = -1, past EOF, inverted, unresolvable).
  */
 function regionCell(row: PredictionRow): HTMLElement {
-  const span = spanText(row.start, row.end);
+  const span = describeRawRange(row.start, row.end);
   const resolved = typeof row.resolved === 'string' ? row.resolved : '';
   return el(
     'td',
@@ -45,7 +45,7 @@ function regionCell(row: PredictionRow): HTMLElement {
  */
 function predictionGroup(row: PredictionRow, post: (message: FromScoresWebview) => void): HTMLTableSectionElement {
   const status = STATUS[row.budgetStatus] ?? { text: String(row.budgetStatus), title: '' };
-  const location = `${row.path}:${spanText(row.start, row.end)}`;
+  const location = `${row.path}:${describeRawRange(row.start, row.end)}`;
   const statusTitle = row.budgetStatus === 'partial' ? `${status.title} ${fmtCount(row.linesInBudget)} of ${fmtCount(row.lines)} lines count.` : status.title;
   const admittedTitle = row.ndcgAdmitted ? 'Admitted into DCG at this budget' : 'Not admitted into DCG at this budget';
   const group = el(
