@@ -1,12 +1,16 @@
 import * as path from 'node:path';
 import type * as vscode from 'vscode';
-import type { InstanceView } from '../state/store';
+
+/** What locates a snapshot: the open instance's view satisfies it. */
+export interface SnapshotHolder {
+  readonly instance: { readonly snapshotRoot: string | undefined };
+}
 
 /**
  * The region path (POSIX, relative to the snapshot root) of a document, when the document lies
  * inside the current instance's snapshot; undefined otherwise.
  */
-export function snapshotPathOf(view: InstanceView | undefined, uri: vscode.Uri): string | undefined {
+export function snapshotPathOf(view: SnapshotHolder | undefined, uri: vscode.Uri): string | undefined {
   const root = view?.instance.snapshotRoot;
   if (root === undefined || uri.scheme !== 'file') return undefined;
   const relative = path.relative(root, uri.fsPath);

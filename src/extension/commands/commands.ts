@@ -1,14 +1,13 @@
 import * as vscode from 'vscode';
 import { OFFICIAL_METRIC_NAMES, parseQuery, PROFILES, queryProblem, type OfficialMetricName, type Profile, type Region } from '../../core';
-import { resolveInSnapshot, RESOLVE_FAILURE_TEXT } from '../../data';
 import { safeNotificationText as safe } from '../../shared/escape';
 import { METRIC_INFO } from '../../shared/metricInfo';
 import type { DecorationController } from '../editor/decorations';
 import type { WorkspaceLoader } from '../workspace/loader';
 import { COMMANDS, SETTINGS, WORKBENCH_COMMANDS, type CommandId } from '../base/ids';
-import { lineRange } from '../base/ranges';
+import { activeCursor, openSnapshotPlace } from '../base/navigation';
+import { nextPlace, type Place } from '../base/places';
 import { readLayerSettings, toggleSetting, updateSetting } from '../base/settings';
-import { snapshotPathOf } from '../base/snapshot';
 import type { Store } from '../state/store';
 import type { InstancesTreeProvider, RevealTarget } from '../trees/trees';
 
@@ -32,35 +31,13 @@ interface Services {
   readonly whenLoaded: () => Promise<void>;
 }
 
-/** A place in the snapshot: region path and 1-based line range. */
-interface Place {
-  readonly path: string;
-  readonly start: number;
-  readonly end: number;
-}
-
 export function registerCommands(services: Services): vscode.Disposable[] {
   const { store, loader, decorations, instancesTree, timings, whenLoaded } = services;
   let predictionCursor = -1;
 
   const openPlace = async (place: Place): Promise<vscode.TextEditor | undefined> => {
     const view = store.view;
-    if (view === undefined) return undefined;
-    const root = view.instance.snapshotRoot;
-    if (root === undefined) {
-      void vscode.window.showWarningMessage(`SWE-Explore: the snapshot of ${safe(view.instance.instanceId)} is missing or its repo_dir is refused; see the Problems panel.`);
-      return undefined;
-    }
-    const resolved = await resolveInSnapshot(root, place.path);
-    if (!resolved.ok) {
-      void vscode.window.showWarningMessage(`SWE-Explore: ${safe(place.path)} ${RESOLVE_FAILURE_TEXT[resolved.reason]} (${safe(view.instance.instanceId)}).`);
-      return undefined;
-    }
-    const document = await vscode.workspace.openTextDocument(vscode.Uri.file(resolved.real));
-    const range = lineRange(place.start, Math.max(place.start, place.end), document);
-    const editor = await vscode.window.showTextDocument(document, { preview: false, selection: new vscode.Selection(range.start, range.start) });
-    editor.revealRange(range, vscode.TextEditorRevealType.InCenterIfOutsideViewport);
-    return editor;
+    return view === undefined ? undefined : openSnapshotPlace(view.instance, place);
   };
 
   const openInstance = async (instanceId?: unknown): Promise<void> => {
@@ -100,21 +77,11 @@ export function registerCommands(services: Services): vscode.Disposable[] {
   const step = async (places: Place[], direction: 1 | -1, what: string): Promise<void> => {
     const view = store.view;
     if (view === undefined) return;
-    if (places.length === 0) {
+    const target = nextPlace(places, activeCursor(view), direction, { files: 'listed', landing: (p) => Math.min(p.start, view.prepared.knownLineCounts.get(p.path) ?? p.start) });
+    if (target === undefined) {
       void vscode.window.showInformationMessage(`SWE-Explore: no ${what} in ${safe(view.instance.instanceId)}.`);
       return;
     }
-    const order = new Map([...new Set(places.map((p) => p.path))].map((p, i) => [p, i]));
-    // A span past the end of its file opens at the last line, so compare where the cursor will
-    // really land; otherwise "next" would keep returning to the same past-EOF span.
-    const landing = (p: Place): number => Math.min(p.start, view.prepared.knownLineCounts.get(p.path) ?? p.start);
-    const key = (p: Place): number => (order.get(p.path) ?? 0) * 1e9 + landing(p);
-    const sorted = [...places].sort((a, b) => key(a) - key(b));
-    const editor = vscode.window.activeTextEditor;
-    const currentPath = editor === undefined ? undefined : snapshotPathOf(view, editor.document.uri);
-    const line = editor === undefined ? 0 : editor.selection.active.line + 1;
-    const here = currentPath === undefined || !order.has(currentPath) ? (direction === 1 ? -1 : Infinity) : (order.get(currentPath) ?? 0) * 1e9 + line;
-    const target = direction === 1 ? (sorted.find((p) => key(p) > here) ?? sorted[0]!) : ([...sorted].reverse().find((p) => key(p) < here) ?? sorted[sorted.length - 1]!);
     await openPlace(target);
   };
 

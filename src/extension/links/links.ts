@@ -1,12 +1,11 @@
 /** Deep links: the URI handler (`vscode://swe-explore.swe-explore-inspector/open?…`) and `sweExplore.copyLink`. */
 import * as vscode from 'vscode';
 import { formatDeepLink, LINK_PATH, type LinkTarget, OFFICIAL_METRIC_NAMES, parseDeepLink } from '../../core';
-import { resolveInSnapshot, RESOLVE_FAILURE_TEXT } from '../../data';
 import { safeNotificationText as safe } from '../../shared/escape';
 import { isRecord } from '../../shared/guards';
 import { registerAddPredictions } from './addPredictions';
 import type { WorkspaceLoader } from '../workspace/loader';
-import { lineRange } from '../base/ranges';
+import { resolveSnapshotFile, showLines } from '../base/navigation';
 import { snapshotPathOf } from '../base/snapshot';
 import type { InstanceView, Store } from '../state/store';
 import { COMMANDS } from '../base/ids';
@@ -86,22 +85,14 @@ export function registerLinks(services: LinkServices): LinkRegistration {
     // The file is resolved before anything moves, so a refused path leaves everything as it was.
     let file: string | undefined;
     if (target.path !== undefined) {
-      const root = store.data.instances.get(instanceId)!.snapshotRoot;
-      if (root === undefined) return refuse(`the snapshot of ${JSON.stringify(instanceId)} is missing or its repo_dir is refused`);
-      const resolved = await resolveInSnapshot(root, target.path);
-      if (!resolved.ok) return refuse(`${JSON.stringify(target.path)} ${RESOLVE_FAILURE_TEXT[resolved.reason]} (${JSON.stringify(instanceId)})`);
-      file = resolved.real;
+      const resolved = await resolveSnapshotFile(store.data.instances.get(instanceId)!, target.path);
+      if (!resolved.ok) return refuse(resolved.problem);
+      file = resolved.file;
     }
     select(store, target);
     await vscode.commands.executeCommand(COMMANDS.openInstance, instanceId);
-    if (file !== undefined) {
-      // Only the checked real path is opened (see resolveInSnapshot).
-      const document = await vscode.workspace.openTextDocument(vscode.Uri.file(file));
-      const line = target.line ?? 1;
-      const range = lineRange(line, line, document);
-      const editor = await vscode.window.showTextDocument(document, { preview: false, selection: new vscode.Selection(range.start, range.start) });
-      editor.revealRange(range, vscode.TextEditorRevealType.InCenterIfOutsideViewport);
-    }
+    // Only the checked real path is opened (see resolveSnapshotFile).
+    if (file !== undefined) await showLines(file, target.line ?? 1, target.line ?? 1);
     warn(warnings);
     return { ok: true, warnings };
   };
