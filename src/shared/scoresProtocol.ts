@@ -93,6 +93,8 @@ export interface ScoresState {
   readonly explorers: readonly string[];
   readonly budget: number;
   readonly profile: Profile;
+  /** Which ground truth the numbers use ("as written", "audited (2 removals on this instance)", a what-if); empty without an open instance. */
+  readonly groundTruth: string;
   readonly metrics: readonly MetricRow[];
   /** nDCG and Recall at the chosen budget, which may be a custom one (on the audited ground truth). */
   readonly ndcgAtBudget: number;
@@ -166,6 +168,7 @@ export function parseToScoresWebview(value: unknown): ToScoresWebview | null {
     typeof state['status'] === 'string' &&
     typeof state['instanceId'] === 'string' &&
     typeof state['explorer'] === 'string' &&
+    typeof state['groundTruth'] === 'string' &&
     Number.isFinite(state['budget']) &&
     Array.isArray(state['metrics']) &&
     Array.isArray(state['predictions']) &&

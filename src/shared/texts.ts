@@ -132,6 +132,18 @@ export function removalSentence(removal: RemovalLike, drifted: boolean): string 
   return `✂ Removed from ${layerPhrase(removal.layer, removal.model)}, lines ${removal.start}–${removal.end}, by ${removal.author} (${removal.reason})${note}${drift}`;
 }
 
+/**
+ * Which ground truth the numbers of an instance use, for the Scores caption: "as written",
+ * "audited (2 removals on this instance)", "what-if: as-seen + audit (1 removal on this instance)",
+ * "as written (audit not applied: 2 removals on this instance)".
+ */
+export function groundTruthCaption(sourceLabel: string, auditApplied: boolean, removalsHere: number): string {
+  if (removalsHere === 0) return sourceLabel;
+  const removals = `${removalsHere} removal${removalsHere === 1 ? '' : 's'} on this instance`;
+  if (!auditApplied) return `${sourceLabel} (audit not applied: ${removals})`;
+  return `${sourceLabel === 'as written' ? 'audited' : `${sourceLabel} + audit`} (${removals})`;
+}
+
 // ——— Resolution and budget status
 
 /** "12–40", "12–40 (inverted: no lines)" or the reason a region is unresolvable. */

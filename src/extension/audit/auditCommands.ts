@@ -10,13 +10,15 @@ import { safeNotificationText as safe } from '../../shared/escape';
 import { isRecord } from '../../shared/guards';
 import { capitalised, layerPhrase } from '../../shared/texts';
 import { snapshotPathOf } from '../base/snapshot';
-import type { InstanceView, Store } from '../state/store';
-import type { InstancesTreeProvider } from '../trees/trees';
+import type { InstanceView } from '../model/instanceView';
+import type { InspectorModel } from '../model/model';
+import { auditStatusOf, removalsOf } from '../state/auditState';
+import type { InstancesTreeProvider } from '../trees/instancesTree';
 import { readReasons, type AuditController } from './auditController';
 import { COMMANDS } from '../base/ids';
 
 interface Services {
-  readonly store: Store;
+  readonly model: InspectorModel;
   readonly audit: AuditController;
   readonly instancesTree: InstancesTreeProvider;
   readonly whenLoaded: () => Promise<void>;
@@ -102,10 +104,11 @@ async function shaOf(view: InstanceView, span: Span): Promise<string | null> {
 }
 
 export function registerAuditCommands(services: Services): vscode.Disposable[] {
-  const { store, audit, instancesTree, whenLoaded } = services;
+  const { model, audit, instancesTree, whenLoaded } = services;
+  const { store } = model;
 
   const requireView = (): InstanceView | undefined => {
-    const view = store.view;
+    const view = model.view;
     if (view === undefined) void vscode.window.showInformationMessage('SWE-Explore: open an instance first ("SWE-Explore: Open Instance").');
     return view;
   };
@@ -199,7 +202,7 @@ export function registerAuditCommands(services: Services): vscode.Disposable[] {
     await whenLoaded();
     const view = requireView();
     if (view === undefined) return;
-    const removals = view.removals;
+    const removals = removalsOf(store.audit, view.instance.instanceId);
     const wanted = typeof arg === 'string' ? arg : isRecord(arg) && typeof arg['removalId'] === 'string' ? arg['removalId'] : undefined;
     let target: RemoveEvent | undefined = wanted === undefined ? undefined : removals.find((r) => r.id === wanted);
     if (target === undefined) {
@@ -243,7 +246,7 @@ export function registerAuditCommands(services: Services): vscode.Disposable[] {
     const start = ids.indexOf(store.selection.instanceId ?? '');
     for (let step = 1; step <= ids.length; step++) {
       const id = ids[(start + step + ids.length) % ids.length]!;
-      if (store.auditStatusOf(id) === 'unaudited' && id !== store.selection.instanceId) {
+      if (auditStatusOf(store.audit, id) === 'unaudited' && id !== store.selection.instanceId) {
         await vscode.commands.executeCommand(COMMANDS.openInstance, id);
         return;
       }
@@ -258,9 +261,4 @@ export function registerAuditCommands(services: Services): vscode.Disposable[] {
     vscode.commands.registerCommand(COMMANDS.acceptInstance, acceptInstance),
     vscode.commands.registerCommand(COMMANDS.nextUnauditedInstance, nextUnaudited),
   ];
-}
-
-/** Whether a line of a path lies in one of the instance's effective removals (hover, decorations). */
-export function removalsAt(view: InstanceView, path: string, line: number): RemoveEvent[] {
-  return view.removals.filter((r) => r.path === path && r.start <= line && line <= r.end);
 }

@@ -8,7 +8,8 @@ import * as vscode from 'vscode';
 import { AUDIT_FOLDER, appendAuditEvent, checkAuditAgainstBench, defaultAuthor, readAuditFolder, sanitizeAuthor, REMOVAL_REASONS, type AuditWireEvent, type Problem } from '../../data';
 import { SETTING_GROUPS, SETTINGS, SETTINGS_SECTION } from '../base/ids';
 import { Disposable } from '../base/lifecycle';
-import { toAuditState, type Store } from '../state/store';
+import { toAuditState } from '../state/auditState';
+import type { Store } from '../state/store';
 
 const REFRESH_DEBOUNCE_MS = 100;
 

@@ -2,7 +2,9 @@ import * as vscode from 'vscode';
 import { safeNotificationText as safe } from '../../shared/escape';
 import { layerPhrase } from '../../shared/texts';
 import { Disposable } from '../base/lifecycle';
-import { changesView, type Store } from '../state/store';
+import type { Probe } from '../base/probe';
+import type { InspectorModel } from '../model/model';
+import { removalsOf } from '../state/auditState';
 import { COMMANDS, TREE_ITEMS } from '../base/ids';
 
 /** A Removals tree item; `removalId` is what `sweExplore.restoreSpan` takes from the context menu. */
@@ -16,11 +18,14 @@ export class RemovalsTreeProvider extends Disposable implements vscode.TreeDataP
   readonly onDidChangeTreeData = this.changed.event;
   private view: vscode.TreeView<RemovalNode> | undefined;
 
-  constructor(private readonly store: Store) {
+  constructor(
+    private readonly model: InspectorModel,
+    private readonly probe: Probe,
+  ) {
     super();
     this.register(
-      store.onDidChange((change) => {
-        if (changesView(change)) this.refresh();
+      model.onDidChange((change) => {
+        if (change.view) this.refresh();
       }),
     );
   }
@@ -31,7 +36,12 @@ export class RemovalsTreeProvider extends Disposable implements vscode.TreeDataP
     this.refresh();
   }
 
+  private get store(): InspectorModel['store'] {
+    return this.model.store;
+  }
+
   private refresh(): void {
+    this.probe.report({ kind: 'paint', surface: 'removalsTree' });
     this.changed.fire(undefined);
     if (this.view === undefined) return;
     const id = this.store.selection.instanceId;
@@ -39,7 +49,7 @@ export class RemovalsTreeProvider extends Disposable implements vscode.TreeDataP
       this.view.message = 'Open an instance to see its removals.';
       return;
     }
-    const removals = this.store.removalsOf(id).length;
+    const removals = removalsOf(this.store.audit, id).length;
     const accepted = this.store.audit.folder.accepted.filter((a) => a.instanceId === id).map((a) => a.author);
     const parts: string[] = [];
     if (removals === 0) parts.push('No removals.');
@@ -51,12 +61,12 @@ export class RemovalsTreeProvider extends Disposable implements vscode.TreeDataP
   getChildren(node?: RemovalNode): RemovalNode[] {
     if (node !== undefined) return [];
     const id = this.store.selection.instanceId;
-    return id === undefined ? [] : this.store.removalsOf(id).map((r) => ({ removalId: r.id }));
+    return id === undefined ? [] : removalsOf(this.store.audit, id).map((r) => ({ removalId: r.id }));
   }
 
   getTreeItem(node: RemovalNode): vscode.TreeItem {
     const id = this.store.selection.instanceId ?? '';
-    const removal = this.store.removalsOf(id).find((r) => r.id === node.removalId);
+    const removal = removalsOf(this.store.audit, id).find((r) => r.id === node.removalId);
     if (removal === undefined) return new vscode.TreeItem('(gone)');
     const drifted = this.store.audit.drifted.has(removal.id);
     const layer = layerPhrase(removal.layer, removal.model);

@@ -11,6 +11,13 @@ export interface Place {
   readonly end: number;
 }
 
+/** Arguments of `sweExplore.revealRegion`: a region of the open instance by index or rank, or a place named directly. */
+export type RevealTarget =
+  | { readonly kind: 'core'; readonly index: number }
+  | { readonly kind: 'optional'; readonly index: number }
+  | { readonly kind: 'prediction'; readonly rank: number }
+  | { readonly kind: 'place'; readonly path: string; readonly start: number; readonly end: number };
+
 /** Where the cursor is: a snapshot path and 1-based line, or no snapshot file at all. */
 export interface Cursor {
   readonly path: string | undefined;

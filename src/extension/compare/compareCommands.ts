@@ -1,20 +1,17 @@
-/** Compare mode: `sweExplore.compareExplorers`, `stopComparing`, `next/previousDifference`. */
+/**
+ * Compare mode: `sweExplore.compareExplorers`, `stopComparing`, `next/previousDifference`. Starting
+ * and stopping only change the selection; the model's change event repaints every surface once.
+ */
 import * as vscode from 'vscode';
 import { safeNotificationText as safe } from '../../shared/escape';
-import type { DecorationController } from '../editor/decorations';
 import { activeCursor, openSnapshotPlace } from '../base/navigation';
 import { nextPlace } from '../base/places';
-import type { Store } from '../state/store';
-import { compareOf } from '../model/viewCaches';
+import type { InspectorModel } from '../model/model';
+import { COMPARE } from '../model/slices/compare';
 import { COMMANDS, CONTEXT_KEYS, WORKBENCH_COMMANDS } from '../base/ids';
 
-export interface CompareServices {
-  readonly store: Store;
-  readonly decorations: DecorationController;
-}
-
-export function registerCompare(services: CompareServices): vscode.Disposable[] {
-  const { store, decorations } = services;
+export function registerCompare(model: InspectorModel): vscode.Disposable[] {
+  const { store } = model;
 
   // Keybindings and palette entries of compare mode apply only while comparing.
   let comparing: boolean | undefined;
@@ -43,13 +40,12 @@ export function registerCompare(services: CompareServices): vscode.Disposable[] 
       return;
     }
     store.select({ explorer: a, compareWith: b });
-    decorations.paintAll();
   };
 
   /** The next/previous difference span after the cursor, across the instance's files, wrapping. */
   const stepDifference = async (direction: 1 | -1): Promise<void> => {
-    const view = store.view;
-    const compare = compareOf(view);
+    const view = model.view;
+    const compare = model.slice(COMPARE);
     if (view === undefined || compare === undefined) {
       void vscode.window.showInformationMessage('SWE-Explore: not comparing explorers; run "Compare Two Explorers Line by Line…" first.');
       return;
@@ -70,10 +66,7 @@ export function registerCompare(services: CompareServices): vscode.Disposable[] 
   return [
     store.onDidChange(updateContext),
     vscode.commands.registerCommand(COMMANDS.compareExplorers, compareExplorers),
-    vscode.commands.registerCommand(COMMANDS.stopComparing, () => {
-      store.select({ compareWith: undefined });
-      decorations.paintAll();
-    }),
+    vscode.commands.registerCommand(COMMANDS.stopComparing, () => store.select({ compareWith: undefined })),
     vscode.commands.registerCommand(COMMANDS.nextDifference, () => stepDifference(1)),
     vscode.commands.registerCommand(COMMANDS.previousDifference, () => stepDifference(-1)),
   ];

@@ -4,7 +4,8 @@ import { lineRange } from '../base/ranges';
 import { readLayerSettings } from '../base/settings';
 import { snapshotPathOf } from '../base/snapshot';
 import { Disposable } from '../base/lifecycle';
-import { changesView, type Store } from '../state/store';
+import type { Probe } from '../base/probe';
+import type { InspectorModel } from '../model/model';
 import { COMMANDS, SETTING_GROUPS } from '../base/ids';
 
 /** `Core 2/4 · 31 lines · 24/31 covered within B=500 by #1, #3` above each core region. */
@@ -12,11 +13,16 @@ export class CoreRegionCodeLensProvider extends Disposable implements vscode.Cod
   private readonly changed = this.register(new vscode.EventEmitter<void>());
   readonly onDidChangeCodeLenses = this.changed.event;
 
-  constructor(private readonly store: Store) {
+  constructor(
+    private readonly model: InspectorModel,
+    private readonly probe: Probe,
+  ) {
     super();
     this.register(
-      store.onDidChange((change) => {
-        if (changesView(change)) this.changed.fire();
+      model.onDidChange((change) => {
+        if (!change.view) return;
+        this.changed.fire();
+        probe.report({ kind: 'paint', surface: 'codeLens' });
       }),
     );
     this.register(
@@ -28,7 +34,7 @@ export class CoreRegionCodeLensProvider extends Disposable implements vscode.Cod
 
   provideCodeLenses(document: vscode.TextDocument): vscode.CodeLens[] {
     if (!readLayerSettings().codeLens) return [];
-    const view = this.store.view;
+    const view = this.model.view;
     const path = snapshotPathOf(view, document.uri);
     if (view === undefined || path === undefined) return [];
     const { coreRegions, budget } = view.explanation;

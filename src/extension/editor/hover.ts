@@ -1,25 +1,36 @@
 import * as vscode from 'vscode';
-import { containsLine, EMPTY_SET, resolveRegion } from '../../core';
+import { containsLine, EMPTY_SET, resolveRegion, type CompareReach } from '../../core';
 import { escapeMarkdownText } from '../../shared/escape';
-import { capitalised, compareLineText, layerPhrase, missedLineSentence, provenanceSentence, readStepText, removalSentence, withinBudgetPhrase, type CompareSet } from '../../shared/texts';
+import {
+  capitalised,
+  compareLineText,
+  layerPhrase,
+  leaveOneOutSentence,
+  missedLineSentence,
+  provenanceSentence,
+  readStepText,
+  removalSentence,
+  withinBudgetPhrase,
+  type CompareSet,
+} from '../../shared/texts';
 import { snapshotPathOf } from '../base/snapshot';
 import { missedSpanAt, predictionsCovering } from '../model/lineFacts';
-import { compareOf, missedSpansOf, provenanceOf } from '../model/viewCaches';
-import type { InstanceView, Store } from '../state/store';
+import type { InstanceView } from '../model/instanceView';
+import type { InspectorModel } from '../model/model';
+import { COMPARE } from '../model/slices/compare';
+import { LEAVE_ONE_OUT } from '../model/slices/leaveOneOut';
+import { MISSED_SPANS } from '../model/slices/missedSpans';
+import { PROVENANCE } from '../model/slices/provenance';
 
 const MAX_READ_STEPS = 12;
 const COMPARE_SETS: readonly CompareSet[] = ['onlyA', 'onlyB', 'both', 'neither'];
 
 /** Explains one line: its layers, regions, the predictions covering it and the trajectory reads. */
 export class LineHoverProvider implements vscode.HoverProvider {
-  constructor(
-    private readonly store: Store,
-    /** The leave-one-out layer, when shown, explains its marks here too. */
-    private readonly leaveOneOut?: { describeLine(path: string, line: number): string | undefined },
-  ) {}
+  constructor(private readonly model: InspectorModel) {}
 
   provideHover(document: vscode.TextDocument, position: vscode.Position): vscode.Hover | undefined {
-    const view = this.store.view;
+    const view = this.model.view;
     const path = snapshotPathOf(view, document.uri);
     if (view === undefined || path === undefined) return undefined;
     const line = position.line + 1;
@@ -53,20 +64,30 @@ export class LineHoverProvider implements vscode.HoverProvider {
     if (containsLine(view.patchLines.get(path) ?? EMPTY_SET, line)) layers.push('edited by the gold patch');
     bullet(`Layers: ${layers.length > 0 ? layers.join('; ') : 'none'}`);
     // Why it was missed, in the same words as the line's missed-core label.
-    const span = missed ? missedSpanAt(missedSpansOf(view), path, line) : undefined;
+    const span = missed ? missedSpanAt(this.model.slice(MISSED_SPANS) ?? new Map(), path, line) : undefined;
     if (span !== undefined) bullet(`◌ ${missedLineSentence(span, budget)}`);
-    const compared = compareSentence(view, path, line);
+    const compared = compareSentence(view, this.model.slice(COMPARE), path, line);
     if (compared !== undefined) bullet(compared);
 
     for (const removal of view.removals) {
-      if (removal.path === path && removal.start <= line && line <= removal.end) bullet(removalSentence(removal, this.store.audit.drifted.has(removal.id)));
+      if (removal.path === path && removal.start <= line && line <= removal.end) bullet(removalSentence(removal, this.model.store.audit.drifted.has(removal.id)));
     }
 
-    const provenance = provenanceOf(view, this.store.getLineCounts(instance.instanceId));
-    const run = provenance.runAt(path, line);
-    if (run !== undefined) bullet(provenanceSentence(run.readBy, provenance.trajectoryCount));
-    const leaveOneOut = this.leaveOneOut?.describeLine(path, line);
-    if (leaveOneOut !== undefined) bullet(leaveOneOut);
+    const provenance = this.model.slice(PROVENANCE);
+    const run = provenance?.runAt(path, line);
+    if (provenance !== undefined && run !== undefined) bullet(provenanceSentence(run.readBy, provenance.trajectoryCount));
+    const leftOut = this.model.slice(LEAVE_ONE_OUT);
+    if (leftOut !== undefined && leftOut !== null) {
+      // The leave-one-out layer explains its marks, and says so for the core lines it leaves alone.
+      const change = containsLine(leftOut.wouldJoin.get(path) ?? EMPTY_SET, line)
+        ? 'join'
+        : containsLine(leftOut.wouldLeave.get(path) ?? EMPTY_SET, line)
+          ? 'leave'
+          : run !== undefined
+            ? 'none'
+            : undefined;
+      if (change !== undefined) bullet(leaveOneOutSentence(change, leftOut.trajectory));
+    }
 
     const coreTotal = explanation.coreRegions.length;
     for (const region of explanation.coreRegions) {
@@ -103,8 +124,7 @@ export class LineHoverProvider implements vscode.HoverProvider {
 }
 
 /** The compare line of a core line while comparing, undefined otherwise. */
-function compareSentence(view: InstanceView, path: string, line: number): string | undefined {
-  const compare = compareOf(view);
+function compareSentence(view: InstanceView, compare: CompareReach | undefined, path: string, line: number): string | undefined {
   const compared = view.compared;
   if (compare === undefined || compared === undefined) return undefined;
   const set = COMPARE_SETS.find((s) => containsLine(compare[s].get(path) ?? EMPTY_SET, line));

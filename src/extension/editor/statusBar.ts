@@ -1,27 +1,34 @@
 import * as vscode from 'vscode';
 import { safeNotificationText as safe } from '../../shared/escape';
 import { Disposable } from '../base/lifecycle';
-import { changesView, type Store } from '../state/store';
+import type { Probe } from '../base/probe';
+import type { InspectorModel } from '../model/model';
+import { auditedCount } from '../state/auditState';
+import type { Store } from '../state/store';
 import { COMMANDS, STATUS_ITEMS } from '../base/ids';
 
 /** `instance · explorer · nDCG@B · R`, click to open another instance. */
 export class ScoreStatusBar extends Disposable {
   private readonly item = this.register(vscode.window.createStatusBarItem(STATUS_ITEMS.score, vscode.StatusBarAlignment.Left, 50));
 
-  constructor(private readonly store: Store) {
+  constructor(
+    private readonly model: InspectorModel,
+    private readonly probe: Probe,
+  ) {
     super();
     this.item.name = 'SWE-Explore score';
     this.item.command = COMMANDS.openInstance;
     this.register(
-      store.onDidChange((change) => {
-        if (changesView(change)) this.update();
+      model.onDidChange((change) => {
+        if (change.view) this.update();
       }),
     );
     this.update();
   }
 
-  update(): void {
-    const view = this.store.view;
+  private update(): void {
+    this.probe.report({ kind: 'paint', surface: 'statusBar' });
+    const view = this.model.view;
     if (view === undefined) {
       this.item.hide();
       return;
@@ -51,8 +58,8 @@ export class AuditStatusBar extends Disposable {
     this.update();
   }
 
-  update(): void {
-    const { audited, total } = this.store.auditedCount;
+  private update(): void {
+    const { audited, total } = auditedCount(this.store.audit, this.store.data.instances.keys());
     if (total === 0) {
       this.item.hide();
       return;

@@ -4,13 +4,14 @@
  * to the gold patch applied to it, and a read step reveals its lines in the editor.
  */
 import * as vscode from 'vscode';
-import { patchedText, type GroundTruth, type LineCounts } from '../../core';
-import { coreRemovalsByAuthor, instanceAgreement, readSmallTextFile, resolveInSnapshot, RESOLVE_FAILURE_TEXT } from '../../data';
+import { patchedText } from '../../core';
+import { readSmallTextFile, resolveInSnapshot, RESOLVE_FAILURE_TEXT } from '../../data';
 import { safeNotificationText as safe } from '../../shared/escape';
-import type { AgreementEntry } from '../../shared/instanceProtocol';
 import { InstancePanel } from './instancePanel';
 import { agreementEntries, buildInstanceState } from './instanceState';
-import { changesView, type Store } from '../state/store';
+import type { Probe } from '../base/probe';
+import type { InspectorModel } from '../model/model';
+import { AGREEMENT } from '../model/slices/agreement';
 import { COMMANDS, WORKBENCH_COMMANDS } from '../base/ids';
 
 export const PATCHED_SCHEME = 'swe-explore-patched';
@@ -21,9 +22,6 @@ export const PATCHED_SCHEME = 'swe-explore-patched';
  * refused with a message instead of being read whole.
  */
 const MAX_DIFF_BASE_BYTES = 32 * 1024 * 1024;
-
-/** One empty map for instances not counted yet, so the agreement cache sees the same object each time. */
-const EMPTY_COUNTS: LineCounts = new Map<string, number>();
 
 /** Read-only documents holding a file with the gold patch applied (content providers cannot be edited). */
 class PatchedContentProvider implements vscode.TextDocumentContentProvider {
@@ -38,12 +36,13 @@ class PatchedContentProvider implements vscode.TextDocumentContentProvider {
   }
 }
 
-export function registerInstancePanel(store: Store, extensionUri: vscode.Uri, log: (line: string) => void): vscode.Disposable[] {
+export function registerInstancePanel(model: InspectorModel, extensionUri: vscode.Uri, probe: Probe, log: (line: string) => void): vscode.Disposable[] {
+  const { store } = model;
   const patched = new PatchedContentProvider();
   let diffCount = 0;
 
   const openDiff = async (path: string): Promise<void> => {
-    const view = store.view;
+    const view = model.view;
     if (view === undefined) return;
     const root = view.instance.snapshotRoot;
     const patch = view.instance.record.patch ?? '';
@@ -83,37 +82,17 @@ export function registerInstancePanel(store: Store, extensionUri: vscode.Uri, lo
     await vscode.commands.executeCommand(WORKBENCH_COMMANDS.diff, base, target, `${path} ↔ gold patch`, { preview: true });
   };
 
-  const panel = new InstancePanel(extensionUri, {
+  const panel = new InstancePanel(extensionUri, probe, log, {
     onOpenDiff: (path) => void openDiff(path),
     onRevealStep: (path, start, end) => void vscode.commands.executeCommand(COMMANDS.revealRegion, { kind: 'place', path, start, end }),
-    log,
   });
 
-  /**
-   * The agreement entries of the open instance, recomputed only when their inputs change: the
-   * audit state (a new object on every audit read), the instance, the profile or its line counts —
-   * not on every store change while the panel is open.
-   */
-  let agreementCache: { readonly key: readonly unknown[]; readonly entries: AgreementEntry[] } | undefined;
-  const agreementOf = (instanceId: string, groundTruth: GroundTruth, lineCounts: LineCounts): AgreementEntry[] => {
-    const audit = store.audit;
-    const key = [audit, instanceId, store.selection.profile, lineCounts];
-    if (agreementCache !== undefined && agreementCache.key.every((part, i) => part === key[i])) return agreementCache.entries;
-    // Only this instance's events: the same agreement `swe-explore audit-impact` reports for it.
-    const byAuthor = coreRemovalsByAuthor({ effectiveRemovals: audit.removalsByInstance.get(instanceId) ?? [], accepted: audit.folder.accepted.filter((a) => a.instanceId === instanceId) }).get(
-      instanceId,
-    );
-    const entries = byAuthor === undefined ? [] : agreementEntries(instanceAgreement(instanceId, groundTruth, lineCounts, byAuthor, store.selection.profile));
-    agreementCache = { key, entries };
-    return entries;
-  };
-
   const stateNow = (): ReturnType<typeof buildInstanceState> | undefined => {
-    const view = store.view;
+    const view = model.view;
     if (view === undefined) return undefined;
     const instanceId = view.instance.instanceId;
-    const lineCounts = store.getLineCounts(instanceId) ?? EMPTY_COUNTS;
-    return buildInstanceState(view.instance.record, lineCounts, agreementOf(instanceId, view.instance.groundTruth, lineCounts));
+    const lineCounts = store.getLineCounts(instanceId) ?? new Map<string, number>();
+    return buildInstanceState(view.instance.record, lineCounts, agreementEntries(model.slice(AGREEMENT) ?? []));
   };
 
   return [
@@ -127,8 +106,8 @@ export function registerInstancePanel(store: Store, extensionUri: vscode.Uri, lo
       }
       panel.show(state);
     }),
-    store.onDidChange((change) => {
-      if (!panel.isOpen || !changesView(change)) return;
+    model.onDidChange((change) => {
+      if (!panel.isOpen || !change.view) return;
       const state = stateNow();
       if (state !== undefined) panel.update(state);
     }),

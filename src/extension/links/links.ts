@@ -7,11 +7,15 @@ import { registerAddPredictions } from './addPredictions';
 import type { WorkspaceLoader } from '../workspace/loader';
 import { resolveSnapshotFile, showLines } from '../base/navigation';
 import { snapshotPathOf } from '../base/snapshot';
-import type { InstanceView, Store } from '../state/store';
+import type { RevealTarget } from '../base/places';
+import type { InstanceView } from '../model/instanceView';
+import { placeOf } from '../model/lineFacts';
+import type { InspectorModel } from '../model/model';
+import type { Selection, Store } from '../state/store';
 import { COMMANDS } from '../base/ids';
 
 export interface LinkServices {
-  readonly store: Store;
+  readonly model: InspectorModel;
   readonly loader: WorkspaceLoader;
   readonly whenLoaded: () => Promise<void>;
   readonly log: (line: string) => void;
@@ -39,8 +43,9 @@ export interface LinkRegistration {
 const COPIED_MESSAGE_MS = 5000;
 
 export function registerLinks(services: LinkServices): LinkRegistration {
-  const { store, whenLoaded, log } = services;
-  const added = registerAddPredictions(services);
+  const { model, whenLoaded, log } = services;
+  const { store } = model;
+  const added = registerAddPredictions({ ...services, store });
 
   const refuse = (message: string): LinkOutcome => {
     log(`link refused: ${message}`);
@@ -72,7 +77,7 @@ export function registerLinks(services: LinkServices): LinkRegistration {
     if (unknown.length > 0) return refuse(`the loaded data has no ${unknown.join(' and no ')}`);
 
     if (target.view === 'leaderboard') {
-      select(store, target);
+      store.select(selectionOf(target));
       const metric = OFFICIAL_METRIC_NAMES.find((m) => m === target.metric);
       if (target.metric !== undefined && metric === undefined) warnings.push(`unknown metric ${JSON.stringify(target.metric)} ignored`);
       if (metric === undefined) await vscode.commands.executeCommand(COMMANDS.showLeaderboard);
@@ -89,8 +94,8 @@ export function registerLinks(services: LinkServices): LinkRegistration {
       if (!resolved.ok) return refuse(resolved.problem);
       file = resolved.file;
     }
-    select(store, target);
-    await vscode.commands.executeCommand(COMMANDS.openInstance, instanceId);
+    // The link's explorer, budget and compare explorer are selected with the instance: one change, one paint.
+    await vscode.commands.executeCommand(COMMANDS.openInstance, instanceId, selectionOf(target));
     // Only the checked real path is opened (see resolveSnapshotFile).
     if (file !== undefined) await showLines(file, target.line ?? 1, target.line ?? 1);
     warn(warnings);
@@ -98,7 +103,7 @@ export function registerLinks(services: LinkServices): LinkRegistration {
   };
 
   const copyLink = async (arg?: unknown): Promise<string | undefined> => {
-    const target = linkTargetOf(store, arg);
+    const target = linkTargetOf(model, arg);
     if (target === undefined) {
       void vscode.window.showInformationMessage('SWE-Explore: open an instance first; a link leads to an instance (or the leaderboard).');
       return undefined;
@@ -132,13 +137,13 @@ export function registerLinks(services: LinkServices): LinkRegistration {
   };
 }
 
-/** Applies a link's explorer, budget and compare explorer (only those it names). */
-function select(store: Store, target: LinkTarget): void {
-  store.select({
+/** A link's explorer, budget and compare explorer (only those it names), as a selection change. */
+function selectionOf(target: LinkTarget): Partial<Pick<Selection, 'explorer' | 'budget' | 'compareWith'>> {
+  return {
     ...(target.explorer === undefined ? {} : { explorer: target.explorer }),
     ...(target.budget === undefined ? {} : { budget: target.budget }),
     ...(target.compare === undefined ? {} : { compareWith: target.compare }),
-  });
+  };
 }
 
 /** "acme__x-1 · agent · B=500 · src/a.py:12", for the status-bar message. */
@@ -170,20 +175,21 @@ function currentChoice(store: Store): Pick<LinkTarget, 'explorer' | 'compare' | 
  * from the editor context menu), an Instances tree item, a Regions tree item, or a plain object
  * of link fields (the leaderboard passes `{ view: 'leaderboard', explorer, metric }`).
  */
-function linkTargetOf(store: Store, arg: unknown): LinkTarget | undefined {
+function linkTargetOf(model: InspectorModel, arg: unknown): LinkTarget | undefined {
+  const { store } = model;
   const selected = store.selection.instanceId;
   if (arg === undefined || arg instanceof vscode.Uri) {
     if (selected === undefined) return undefined;
     const editor = vscode.window.activeTextEditor;
     const uri = arg ?? editor?.document.uri;
-    const path = uri === undefined ? undefined : snapshotPathOf(store.view, uri);
+    const path = uri === undefined ? undefined : snapshotPathOf(model.view, uri);
     const onEditor = editor !== undefined && uri !== undefined && editor.document.uri.toString() === uri.toString();
     return { instance: selected, ...currentChoice(store), ...(path === undefined ? {} : { path, ...(onEditor ? { line: editor.selection.active.line + 1 } : {}) }) };
   }
   if (!isRecord(arg)) return undefined;
   if (arg['kind'] === 'instance' && typeof arg['instanceId'] === 'string') return { instance: arg['instanceId'], ...currentChoice(store) };
   if (arg['kind'] === 'leaf' && isRecord(arg['target'])) {
-    const view = store.view;
+    const view = model.view;
     if (view === undefined || selected === undefined) return undefined;
     const place = placeOfLeaf(view, arg['target']);
     return { instance: selected, ...currentChoice(store), ...(place === undefined ? {} : place) };
@@ -212,17 +218,9 @@ function linkTargetOf(store: Store, arg: unknown): LinkTarget | undefined {
 
 /** A Regions tree leaf's path and first line (the line its reveal lands on). */
 function placeOfLeaf(view: InstanceView, target: Record<string, unknown>): { path: string; line: number } | undefined {
-  const index = typeof target['index'] === 'number' ? target['index'] : -1;
-  const rank = typeof target['rank'] === 'number' ? target['rank'] : 0;
-  const entry =
-    target['kind'] === 'core'
-      ? view.explanation.coreRegions[index]
-      : target['kind'] === 'optional'
-        ? view.prepared.optionalRegions[index]
-        : target['kind'] === 'prediction'
-          ? view.explanation.predictions[rank - 1]
-          : undefined;
-  if (entry === undefined) return undefined;
-  const r = entry.resolution;
-  return { path: entry.region.path, line: r.kind === 'resolved' ? Math.max(1, Math.min(r.start, r.end)) : 1 };
+  const { kind, index, rank } = target;
+  const reveal: RevealTarget | undefined =
+    (kind === 'core' || kind === 'optional') && typeof index === 'number' ? { kind, index } : kind === 'prediction' && typeof rank === 'number' ? { kind, rank } : undefined;
+  const place = reveal === undefined ? undefined : placeOf(view, reveal);
+  return place === undefined ? undefined : { path: place.path, line: Math.max(1, place.start) };
 }

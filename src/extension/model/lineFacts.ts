@@ -6,6 +6,8 @@
  */
 import { normalisePredictedPath, resolveRegion, type InstanceExplanation, type MissAnatomy, type PreparedInstance } from '../../core';
 import type { CoveringRank, MissDetail, MissedSpan } from '../../shared/texts';
+import type { Place, RevealTarget } from '../base/places';
+import type { InstanceView } from './instanceView';
 
 /** The missed categories, in the order a line is tried against them (the miss anatomy's order). */
 const MISSED_CATEGORIES = ['beyond_budget', 'path_mismatch', 'inverted', 'wrong_region', 'file_not_predicted'] as const;
@@ -80,4 +82,18 @@ export function predictionsCovering(explanation: InstanceExplanation, path: stri
     out.push({ rank: p.rank, inBudget: line <= r.start + p.linesInBudget - 1, start: r.start, end: r.end });
   }
   return out;
+}
+
+/**
+ * Where a reveal target lies: a core or optional region by index, a prediction by rank (its
+ * resolved lines, ascending; line 1 of its file when unresolvable), or the place itself.
+ */
+export function placeOf(view: Pick<InstanceView, 'explanation' | 'prepared'>, target: RevealTarget): Place | undefined {
+  if (target.kind === 'place') return { path: target.path, start: target.start, end: target.end };
+  const entry =
+    target.kind === 'core' ? view.explanation.coreRegions[target.index] : target.kind === 'optional' ? view.prepared.optionalRegions[target.index] : view.explanation.predictions[target.rank - 1];
+  if (entry === undefined) return undefined;
+  const r = entry.resolution;
+  if (r.kind === 'resolved') return { path: entry.region.path, start: Math.min(r.start, r.end), end: Math.max(r.start, r.end) };
+  return { path: entry.region.path, start: 1, end: 1 };
 }

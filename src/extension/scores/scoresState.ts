@@ -3,15 +3,17 @@ import { describeResolution } from '../../shared/texts';
 import { ANATOMY_CATEGORIES, type AnatomySummary } from '../../shared/anatomy';
 import { METRIC_INFO } from '../../shared/metricInfo';
 import { type CompareSide, type CompareState, type CurvePoint, type ExplorerComparison, type ExplorerMacroRow, type ScoresState } from '../../shared/scoresProtocol';
-import type { ExplorerOnInstance, InstanceView, Store } from '../state/store';
+import type { ExplorerOnInstance, InstanceView } from '../model/instanceView';
+import type { InspectorModel } from '../model/model';
 
 const CURVE_POINTS = 60;
 
 /** `wrong_region` spans listed under the anatomy bar; the rest are only counted. */
 const WRONG_REGION_SHOWN = 3;
 
-/** What the Scores webview shows, derived from the store (pure; no `vscode`). */
-export function buildScoresState(store: Store): ScoresState {
+/** What the Scores webview shows, read from the model (pure; no `vscode`). */
+export function buildScoresState(model: InspectorModel): ScoresState {
+  const { store } = model;
   const { selection } = store;
   const base = {
     instanceId: selection.instanceId ?? '',
@@ -19,6 +21,7 @@ export function buildScoresState(store: Store): ScoresState {
     explorers: store.explorers,
     budget: selection.budget,
     profile: selection.profile,
+    groundTruth: '',
     metrics: [],
     ndcgAtBudget: 0,
     recallAtBudget: 0,
@@ -29,12 +32,12 @@ export function buildScoresState(store: Store): ScoresState {
     predictions: [],
     quirks: [],
     comparison: [],
-    macros: macroRows(store),
+    macros: macroRows(model),
     anatomy: null,
     compare: null,
   };
   if (store.loading) return { ...base, status: 'loading', message: 'Loading SWE-Explore data…' };
-  const view = store.view;
+  const view = model.view;
   if (view === undefined) {
     const count = store.data.instances.size;
     const message =
@@ -47,7 +50,7 @@ export function buildScoresState(store: Store): ScoresState {
   const comparison: ExplorerComparison[] = store.explorers.flatMap((explorer): ExplorerComparison[] => {
     // Without a row the explorer stays listed as missing; with one, it waits for the line counts.
     if (!store.hasRow(view.instance.instanceId, explorer)) return [{ explorer, values: null }];
-    const values = store.scoreOf(view.instance.instanceId, explorer);
+    const values = model.scoreOf(view.instance.instanceId, explorer);
     return values === undefined ? [] : [{ explorer, values }];
   });
   const lineOccurrences = explanation.predictions.reduce((sum, p) => sum + p.lines, 0);
@@ -61,6 +64,7 @@ export function buildScoresState(store: Store): ScoresState {
     ...base,
     status: 'ready',
     message: snapshotMessage(view),
+    groundTruth: view.groundTruthLabel,
     metrics: OFFICIAL_METRIC_NAMES.map((name: OfficialMetricName) => ({
       name,
       label: METRIC_INFO[name].label,
@@ -132,15 +136,15 @@ function compareState(view: InstanceView, compared: ExplorerOnInstance): Compare
 }
 
 /** Every explorer's macro averages, through the same scoring path as `swe-explore score`. */
-function macroRows(store: Store): ExplorerMacroRow[] {
-  if (store.loading) return [];
+function macroRows(model: InspectorModel): ExplorerMacroRow[] {
+  if (model.store.loading) return [];
   const rows: ExplorerMacroRow[] = [];
-  for (const macro of store.macros.values()) rows.push({ explorer: macro.explorer, values: macro.macro as ExplorerMacroRow['values'], instances: macro.instances, expected: macro.expected });
+  for (const macro of model.macros.values()) rows.push({ explorer: macro.explorer, values: macro.macro as ExplorerMacroRow['values'], instances: macro.instances, expected: macro.expected });
   return rows;
 }
 
 /** A banner for what is wrong with the instance's snapshot, shown in place above the scores. */
-function snapshotMessage(view: NonNullable<Store['view']>): string {
+function snapshotMessage(view: InstanceView): string {
   const { instance, prepared, predictions } = view;
   if (view.explorer !== undefined && !view.hasRow)
     return `${view.explorer} has no row for ${instance.instanceId}: its scores here are missing, not zero (shown as an empty list; left out of the macro averages).`;

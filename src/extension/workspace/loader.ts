@@ -56,7 +56,11 @@ export class WorkspaceLoader extends Disposable {
    */
   addedRuns: () => AddedRuns = () => NO_ADDED_RUNS;
 
-  constructor(private readonly store: Store) {
+  constructor(
+    private readonly store: Store,
+    /** Scores the rows of counted instances in the background (the model's row cache), stopping when `stale()`. */
+    private readonly warmRows: (instanceIds: readonly string[], stale: () => boolean) => Promise<void>,
+  ) {
     super();
     this.register(
       vscode.workspace.onDidChangeConfiguration((event) => {
@@ -140,7 +144,6 @@ export class WorkspaceLoader extends Disposable {
     if (generation !== this.generation) return;
     this.cache.clear();
     this.checkProblems = [];
-    this.store.clearLineCounts();
     this.store.setData(model);
     this.problemsChanged.fire(this.allProblems());
     this.watch(settings, model.benchFile);
@@ -183,7 +186,7 @@ export class WorkspaceLoader extends Disposable {
       // Scores every explorer's rows of the batch in slices before the last batch says "complete",
       // so the benchmark averages drawn then sum cached rows instead of blocking the host.
       await this.countInstances(batch, generation, false);
-      await this.store.warmRows(batch, undefined, () => generation !== this.generation);
+      await this.warmRows(batch, () => generation !== this.generation);
       if (last && generation === this.generation) this.store.setLineCounts(new Map(), true);
     }
     if (pending.length === 0 && generation === this.generation) this.store.setLineCounts(new Map(), true);

@@ -27,6 +27,8 @@ export function parseBudgetInput(text: string): number | null {
 
 export function createHeader(post: (message: FromScoresWebview) => void): Header {
   const instance = el('h2', { class: 'instance' });
+  // Which ground truth the numbers use (as written, audited, a what-if), always said.
+  const groundTruth = el('p', { class: 'ground-truth muted', 'data-ground-truth': '' });
 
   const explorerSelect = el('select', { id: 'explorer-select' });
   explorerSelect.addEventListener('change', () => {
@@ -118,6 +120,7 @@ export function createHeader(post: (message: FromScoresWebview) => void): Header
     'header',
     { class: 'controls' },
     instance,
+    groundTruth,
     el('div', { class: 'control-row' }, el('label', { for: 'explorer-select' }, 'Explorer'), explorerSelect),
     el('div', { class: 'control-row' }, el('label', { for: 'profile-select' }, 'Profile'), profileSelect),
     el(
@@ -133,6 +136,10 @@ export function createHeader(post: (message: FromScoresWebview) => void): Header
   function update(state: ScoresState): void {
     instance.textContent = state.instanceId;
     instance.title = state.instanceId;
+    const caption = typeof state.groundTruth === 'string' ? state.groundTruth : '';
+    groundTruth.textContent = caption === '' ? '' : `Ground truth: ${caption}`;
+    groundTruth.dataset['groundTruth'] = caption;
+    groundTruth.hidden = caption === '';
 
     const explorers = state.explorers.filter((name): name is string => typeof name === 'string');
     if (!explorers.includes(state.explorer) && state.explorer !== '') explorers.unshift(state.explorer);

@@ -161,11 +161,11 @@ describe('extension surfaces route data through the escapes', () => {
   });
 
   it('quick picks and tree items show escaped labels and keep the real value aside', () => {
-    const commands = read('commands/commands.ts');
+    const commands = read('commands/navigationCommands.ts') + read('commands/selectionCommands.ts');
     assert.doesNotMatch(commands, /showQuickPick\(store\.explorers[,)]/, 'explorer names as raw quick-pick labels');
     assert.doesNotMatch(commands, /return picked\?\.label;/, 'an escaped label is not the instance id');
     assert.doesNotMatch(commands, /label: (id|model),/);
-    const trees = read('trees/trees.ts');
+    const trees = read('trees/instancesTree.ts') + read('trees/regionsTree.ts');
     assert.doesNotMatch(trees, /new vscode\.TreeItem\((node\.repo|node\.instanceId|`[^`]*region\.path)/);
     assert.doesNotMatch(read('editor/statusBar.ts'), /\$\{view\.instance\.instanceId\}/);
   });
