@@ -1,28 +1,13 @@
 import * as path from 'node:path';
 import * as vscode from 'vscode';
-import {
-  checkWorkspace,
-  EMPTY_WORKSPACE,
-  globBase,
-  instanceLineCounts,
-  LineCountCache,
-  loadWorkspace,
-  mapWithConcurrency,
-  nextTurn,
-  referencedPaths,
-  type Problem,
-  type WorkspaceModel,
-} from '../../data';
+import { checkWorkspace, EMPTY_WORKSPACE, globBase, LineCountCache, loadWorkspace, nextTurn, type Problem, type WorkspaceModel } from '../../data';
 import { Disposable } from '../base/lifecycle';
+import { LineCountReader } from './lineCountReader';
 import { readDataSettings, type DataSettings } from '../base/settings';
 import type { Store } from '../state/store';
 import { SETTING_GROUPS, VIEWS } from '../base/ids';
 
-/** Instances whose line counts are read per batch in the background (one store update each). */
-const BACKGROUND_BATCH = 25;
 const RELOAD_DEBOUNCE_MS = 150;
-/** Instances of a batch counted at once (each reads its files with its own bounded concurrency). */
-const INSTANCES_IN_PARALLEL = 8;
 
 /**
  * Finds the workspace's bench and prediction files, loads them through the shared workspace model
@@ -41,7 +26,6 @@ export class WorkspaceLoader extends Disposable {
   readonly onDidChangeProblems = this.problemsChanged.event;
   /** The data checks' problems, found after loading. */
   private checkProblems: readonly Problem[] = [];
-  private readonly inFlight = new Map<string, Promise<void>>();
   private latestLoad: Promise<void> = Promise.resolve();
   /** Resolves when the data checks of the latest load are done (tests wait for it). */
   private latestCheck: Promise<void> = Promise.resolve();
@@ -56,12 +40,15 @@ export class WorkspaceLoader extends Disposable {
    */
   addedRuns: () => AddedRuns = () => NO_ADDED_RUNS;
 
+  private readonly counter: LineCountReader;
+
   constructor(
     private readonly store: Store,
     /** Scores the rows of counted instances in the background (the model's row cache), stopping when `stale()`. */
-    private readonly warmRows: (instanceIds: readonly string[], stale: () => boolean) => Promise<void>,
+    warmRows: (instanceIds: readonly string[], stale: () => boolean) => Promise<void>,
   ) {
     super();
+    this.counter = new LineCountReader(store, this.cache, warmRows, () => this.generation);
     this.register(
       vscode.workspace.onDidChangeConfiguration((event) => {
         if (event.affectsConfiguration(SETTING_GROUPS.data)) this.scheduleReload();
@@ -105,7 +92,7 @@ export class WorkspaceLoader extends Disposable {
     this.loadAbort?.abort();
     const abort = new AbortController();
     this.loadAbort = abort;
-    this.inFlight.clear();
+    this.counter.reset();
     this.store.setLoading(true);
     try {
       await this.read(generation, abort.signal);
@@ -149,7 +136,7 @@ export class WorkspaceLoader extends Disposable {
     this.watch(settings, model.benchFile);
     const current = this.store.selection.instanceId;
     if (current !== undefined) await this.ensureLineCounts(current);
-    this.latestCount = this.countInBackground(generation);
+    this.latestCount = this.counter.countInBackground(generation);
     this.latestCheck = this.check(generation, model);
   }
 
@@ -165,46 +152,7 @@ export class WorkspaceLoader extends Disposable {
 
   /** Resolves once the given instance's line counts are in the store (one read in flight per instance). */
   ensureLineCounts(instanceId: string): Promise<void> {
-    if (this.store.hasLineCounts(instanceId)) return Promise.resolve();
-    let pending = this.inFlight.get(instanceId);
-    if (pending === undefined) {
-      const counting: Promise<void> = this.countInstances([instanceId], this.generation, false).finally(() => {
-        // A reload may have replaced this entry meanwhile; only remove our own.
-        if (this.inFlight.get(instanceId) === counting) this.inFlight.delete(instanceId);
-      });
-      pending = counting;
-      this.inFlight.set(instanceId, pending);
-    }
-    return pending;
-  }
-
-  private async countInBackground(generation: number): Promise<void> {
-    const pending = this.store.instanceIds.filter((id) => !this.store.hasLineCounts(id));
-    for (let i = 0; i < pending.length && generation === this.generation; i += BACKGROUND_BATCH) {
-      const batch = pending.slice(i, i + BACKGROUND_BATCH);
-      const last = i + BACKGROUND_BATCH >= pending.length;
-      // Scores every explorer's rows of the batch in slices before the last batch says "complete",
-      // so the benchmark averages drawn then sum cached rows instead of blocking the host.
-      await this.countInstances(batch, generation, false);
-      await this.warmRows(batch, () => generation !== this.generation);
-      if (last && generation === this.generation) this.store.setLineCounts(new Map(), true);
-    }
-    if (pending.length === 0 && generation === this.generation) this.store.setLineCounts(new Map(), true);
-  }
-
-  private async countInstances(instanceIds: readonly string[], generation: number, last: boolean): Promise<void> {
-    // Counts belong to the model they were read for: a reload while reading makes them worthless.
-    const model = this.store.data;
-    const results = new Map<string, ReadonlyMap<string, number>>();
-    await mapWithConcurrency(instanceIds, INSTANCES_IN_PARALLEL, async (id) => {
-      const entry = model.instances.get(id);
-      if (entry === undefined || generation !== this.generation) return;
-      // Problems (missing or escaping files) are reported by the data checks; here a path just gets no count.
-      const { counts } = await instanceLineCounts(model, entry, referencedPaths(model, entry), this.cache);
-      results.set(id, counts);
-    });
-    if (generation !== this.generation || this.store.data !== model) return;
-    this.store.setLineCounts(results, last);
+    return this.counter.ensure(instanceId);
   }
 
   /** Every problem known: what reading the files found, or — once they ran — the data checks (which include it). */
