@@ -60,6 +60,11 @@ export class Benchmark {
     this.leaderboardCache.clear();
   }
 
+  /** Forgets the averages of the variants whose key starts with `prefix` (a ground-truth source changed). */
+  forgetVariants(prefix: string): void {
+    for (const cache of [this.macroCache, this.leaderboardCache]) for (const key of [...cache.keys()]) if (key.startsWith(prefix)) cache.delete(key);
+  }
+
   /**
    * Macro averages per explorer over the instances whose line counts are known (top-k, empty-core
    * instances left out), so the sidebar and the CLI agree once every instance is counted.

@@ -41,7 +41,7 @@ export class GroundTruths {
 
   constructor(
     private readonly inputs: GroundTruthInputs,
-    /** Told when a source is added or replaced: every number computed from it is stale. */
+    /** Told when a source is added, replaced or removed: every number computed from it is stale. */
     private readonly onSourceChanged: (id: string) => void = () => undefined,
   ) {}
 
@@ -51,16 +51,19 @@ export class GroundTruths {
    */
   register(source: GroundTruthSource): DisposableLike {
     this.sources.set(source.id, source);
-    this.clear();
-    this.onSourceChanged(source.id);
+    this.forgetSource(source.id);
     return {
       dispose: () => {
         if (this.sources.get(source.id) !== source) return;
         this.sources.delete(source.id);
-        this.clear();
-        this.onSourceChanged(source.id);
+        this.forgetSource(source.id);
       },
     };
+  }
+
+  /** The start of every key computed from the source `id` (see {@link keyOf}); no other source's key starts so. */
+  static keyPrefix(id: string): string {
+    return `${JSON.stringify([id]).slice(0, -1)},`;
   }
 
   /** The source a selection names; an unknown id falls back to the ground truth as written. */
@@ -70,7 +73,7 @@ export class GroundTruths {
 
   /** The key of the effective ground truth a selection gives (source, audit, profile). */
   keyOf(selection: GroundTruthSelection): string {
-    return `${this.sourceOf(selection).id}|${selection.audited ? 'audited' : 'unaudited'}|${selection.profile}`;
+    return JSON.stringify([this.sourceOf(selection).id, selection.audited, selection.profile]);
   }
 
   /** Whether the instance's effective ground truth under `selection` is not the bench as written. */
@@ -99,6 +102,13 @@ export class GroundTruths {
 
   clear(): void {
     this.prepared.clear();
+  }
+
+  /** Drops what was prepared from one source (it was replaced or removed), then says so. */
+  private forgetSource(id: string): void {
+    const prefix = GroundTruths.keyPrefix(id);
+    for (const byKey of this.prepared.values()) for (const key of [...byKey.keys()]) if (key.startsWith(prefix)) byKey.delete(key);
+    this.onSourceChanged(id);
   }
 
   private cached(entry: InstanceEntry, key: string, profile: Profile, groundTruth: (counts: LineCounts) => GroundTruth): PreparedGroundTruth {

@@ -147,9 +147,14 @@ export class InspectorModel extends Disposable {
     this.changed.fire({ ...change, view });
   }
 
+  /** A ground-truth source was added, replaced or removed: only what was computed from it is dropped. */
   private sourceChanged(source: string): void {
-    this.forgetAll();
-    this.changed.fire({ kind: 'groundTruths', source, view: true });
+    const prefix = GroundTruths.keyPrefix(source);
+    this.rows.forgetVariants(prefix);
+    this.benchmark.forgetVariants(prefix);
+    this.slices.clear();
+    this.viewCache = undefined;
+    this.changed.fire({ kind: 'groundTruths', source, view: this.store.selection.groundTruth === source });
   }
 
   /** Drops every number of these instances, and the averages that summed them. */

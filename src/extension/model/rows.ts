@@ -54,4 +54,11 @@ export class RowCache {
     this.scores.clear();
     this.anatomy.clear();
   }
+
+  /** Drops every row of the variants whose key starts with `prefix` (a ground-truth source changed). */
+  forgetVariants(prefix: string): void {
+    for (const byInstance of [this.scores, this.anatomy]) {
+      for (const byVariant of byInstance.values()) for (const key of [...byVariant.keys()]) if (key.startsWith(prefix)) byVariant.delete(key);
+    }
+  }
 }

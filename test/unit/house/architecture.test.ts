@@ -105,3 +105,64 @@ test('src/shared and src/webview import no vscode and no node modules', () => {
     assert.doesNotMatch(readFileSync(file, 'utf8'), /from '(vscode|node:[a-z_/]+)'/, rel(file));
   }
 });
+
+/**
+ * Inside src/extension, arrows point down: `base/` (VS Code plumbing, ids, the webview host,
+ * navigation) imports no other folder of the extension; `state/` (the store) only `base/`; `model/`
+ * (everything derived) only `state/` and `base/`; the feature folders (editor, trees, scores,
+ * instance, leaderboard, audit, compare, links, workspace, commands) import the layers below and,
+ * without cycles, each other; only extension.ts (activation) imports everything. So a feature may
+ * read the model, but the model never imports a feature, and the store never imports the model.
+ */
+const EXTENSION_LAYERS: Readonly<Record<string, number>> = { base: 0, state: 1, model: 2 };
+const FEATURE_LAYER = 3;
+const ROOT_LAYER = 4;
+
+/** The folder of a file directly under src/extension ('' for extension.ts), e.g. `model` for model/slices/compare.ts. */
+function extensionFolder(file: string): string {
+  const parts = path.relative(path.join(SRC, 'extension'), file).split(path.sep);
+  return parts.length === 1 ? '' : parts[0]!;
+}
+
+function extensionLayer(folder: string): number {
+  return folder === '' ? ROOT_LAYER : (EXTENSION_LAYERS[folder] ?? FEATURE_LAYER);
+}
+
+test('inside src/extension no import points up: base ← state ← model ← features ← extension.ts', () => {
+  for (const file of files.filter((f) => rel(f).startsWith(`extension${path.sep}`))) {
+    const from = extensionFolder(file);
+    for (const target of graph.get(file)!) {
+      if (!rel(target).startsWith(`extension${path.sep}`)) continue;
+      const to = extensionFolder(target);
+      assert.ok(extensionLayer(to) <= extensionLayer(from) && (to !== '' || from === ''), `${rel(file)} (${from || 'root'}) imports ${rel(target)} (${to || 'root'}), a layer above it`);
+    }
+  }
+});
+
+test('the feature folders of src/extension import each other without a cycle', () => {
+  const edges = new Map<string, Set<string>>();
+  for (const file of files.filter((f) => rel(f).startsWith(`extension${path.sep}`))) {
+    const from = extensionFolder(file);
+    if (extensionLayer(from) !== FEATURE_LAYER) continue;
+    for (const target of graph.get(file)!) {
+      const to = rel(target).startsWith(`extension${path.sep}`) ? extensionFolder(target) : '';
+      if (to !== from && extensionLayer(to) === FEATURE_LAYER) {
+        let set = edges.get(from);
+        if (set === undefined) edges.set(from, (set = new Set()));
+        set.add(to);
+      }
+    }
+  }
+  const cycles: string[] = [];
+  const state = new Map<string, 'active' | 'done'>();
+  const visit = (folder: string, trail: string[]): void => {
+    state.set(folder, 'active');
+    for (const next of edges.get(folder) ?? []) {
+      if (state.get(next) === 'active') cycles.push([...trail.slice(trail.indexOf(next)), folder, next].join(' → '));
+      else if (state.get(next) === undefined) visit(next, [...trail, folder]);
+    }
+    state.set(folder, 'done');
+  };
+  for (const folder of edges.keys()) if (state.get(folder) === undefined) visit(folder, []);
+  assert.deepEqual(cycles, []);
+});
