@@ -6,6 +6,7 @@
 import * as path from 'node:path';
 import * as vscode from 'vscode';
 import { AUDIT_FOLDER, appendAuditEvent, checkAuditAgainstBench, defaultAuthor, readAuditFolder, sanitizeAuthor, REMOVAL_REASONS, type AuditWireEvent, type Problem } from '../../data';
+import { Debounced } from '../base/debounce';
 import { SETTING_GROUPS, SETTINGS, SETTINGS_SECTION } from '../base/ids';
 import { Disposable } from '../base/lifecycle';
 import { toAuditState } from '../state/auditState';
@@ -28,7 +29,7 @@ export function readReasons(): string[] {
 
 export class AuditController extends Disposable {
   private generation = 0;
-  private timer: ReturnType<typeof setTimeout> | undefined;
+  private readonly refreshSoon = this.register(new Debounced(REFRESH_DEBOUNCE_MS, () => void this.refresh()));
   private authorCache: string | undefined;
   private problemsValue: readonly Problem[] = [];
   private readonly problemsChanged = this.register(new vscode.EventEmitter<readonly Problem[]>());
@@ -59,7 +60,6 @@ export class AuditController extends Disposable {
         if (event.affectsConfiguration(SETTING_GROUPS.auditAuthor)) this.authorCache = undefined;
       }),
     );
-    this.register({ dispose: () => this.timer !== undefined && clearTimeout(this.timer) });
   }
 
   /** `<workspace folder>/.swe-explore/audit`, or undefined without a folder. */
@@ -109,11 +109,7 @@ export class AuditController extends Disposable {
   }
 
   scheduleRefresh(): void {
-    if (this.timer !== undefined) clearTimeout(this.timer);
-    this.timer = setTimeout(() => {
-      this.timer = undefined;
-      void this.refresh();
-    }, REFRESH_DEBOUNCE_MS);
+    this.refreshSoon.schedule();
   }
 
   /** Reads every author's file, checks drift against the snapshots and hands the result to the store. */

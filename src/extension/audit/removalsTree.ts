@@ -1,7 +1,7 @@
 import * as vscode from 'vscode';
 import { safeNotificationText as safe } from '../../shared/escape';
 import { layerPhrase } from '../../shared/texts';
-import { Disposable } from '../base/lifecycle';
+import { ViewPainter } from '../base/viewPainter';
 import type { Probe } from '../base/probe';
 import type { InspectorModel } from '../model/model';
 import { removalsOf } from '../state/auditState';
@@ -13,35 +13,29 @@ export interface RemovalNode {
 }
 
 /** The open instance's effective removals, with reason, author and drift; restore from the context menu. */
-export class RemovalsTreeProvider extends Disposable implements vscode.TreeDataProvider<RemovalNode> {
+export class RemovalsTreeProvider extends ViewPainter implements vscode.TreeDataProvider<RemovalNode> {
   private readonly changed = this.register(new vscode.EventEmitter<RemovalNode | undefined>());
   readonly onDidChangeTreeData = this.changed.event;
   private view: vscode.TreeView<RemovalNode> | undefined;
 
   constructor(
     private readonly model: InspectorModel,
-    private readonly probe: Probe,
+    probe: Probe,
   ) {
-    super();
-    this.register(
-      model.onDidChange((change) => {
-        if (change.view) this.refresh();
-      }),
-    );
+    super(model, probe, 'removalsTree');
   }
 
   /** The tree view, so that its message can say what an empty list means. */
   attach(view: vscode.TreeView<RemovalNode>): void {
     this.view = view;
-    this.refresh();
+    this.paint();
   }
 
   private get store(): InspectorModel['store'] {
     return this.model.store;
   }
 
-  private refresh(): void {
-    this.probe.report({ kind: 'paint', surface: 'removalsTree' });
+  protected paint(): void {
     this.changed.fire(undefined);
     if (this.view === undefined) return;
     const id = this.store.selection.instanceId;

@@ -3,33 +3,30 @@ import { coreRegionTitle } from '../../shared/texts';
 import { lineRange } from '../base/ranges';
 import { readLayerSettings } from '../base/settings';
 import { snapshotPathOf } from '../base/snapshot';
-import { Disposable } from '../base/lifecycle';
+import { ViewPainter } from '../base/viewPainter';
 import type { Probe } from '../base/probe';
 import type { InspectorModel } from '../model/model';
 import { COMMANDS, SETTING_GROUPS } from '../base/ids';
 
 /** `Core 2/4 · 31 lines · 24/31 covered within B=500 by #1, #3` above each core region. */
-export class CoreRegionCodeLensProvider extends Disposable implements vscode.CodeLensProvider {
+export class CoreRegionCodeLensProvider extends ViewPainter implements vscode.CodeLensProvider {
   private readonly changed = this.register(new vscode.EventEmitter<void>());
   readonly onDidChangeCodeLenses = this.changed.event;
 
   constructor(
     private readonly model: InspectorModel,
-    private readonly probe: Probe,
+    probe: Probe,
   ) {
-    super();
-    this.register(
-      model.onDidChange((change) => {
-        if (!change.view) return;
-        this.changed.fire();
-        probe.report({ kind: 'paint', surface: 'codeLens' });
-      }),
-    );
+    super(model, probe, 'codeLens');
     this.register(
       vscode.workspace.onDidChangeConfiguration((event) => {
         if (event.affectsConfiguration(SETTING_GROUPS.codeLens)) this.changed.fire();
       }),
     );
+  }
+
+  protected paint(): void {
+    this.changed.fire();
   }
 
   provideCodeLenses(document: vscode.TextDocument): vscode.CodeLens[] {

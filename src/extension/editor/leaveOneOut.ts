@@ -10,7 +10,6 @@ import { EMPTY_SET, type IntervalSet } from '../../core';
 import { safeNotificationText as safe } from '../../shared/escape';
 import { leaveOneOutLabel, trajectoryLabel } from '../../shared/texts';
 import { COMMANDS } from '../base/ids';
-import { Disposable } from '../base/lifecycle';
 import type { Probe } from '../base/probe';
 import { lineRange } from '../base/ranges';
 import { snapshotPathOf } from '../base/snapshot';
@@ -18,8 +17,9 @@ import type { InspectorModel } from '../model/model';
 import { LEAVE_ONE_OUT } from '../model/slices/leaveOneOut';
 import { PROVENANCE } from '../model/slices/provenance';
 import { themeColor } from './decorationTypes';
+import { EditorPainter } from './editorPainter';
 
-export class LeaveOneOutController extends Disposable {
+export class LeaveOneOutController extends EditorPainter {
   /** Background tint and overview-ruler mark; the label carries the non-colour signal (⊕ / ⊖). */
   private readonly lines = this.register(
     vscode.window.createTextEditorDecorationType({
@@ -34,23 +34,12 @@ export class LeaveOneOutController extends Disposable {
       after: { color: themeColor('leaveOneOutForeground'), margin: '0 0 0 2em', fontStyle: 'italic' },
     }),
   );
-  /** See DecorationController: editors painted at an older generation are stale. */
-  private generation = 0;
-  private readonly paintedAt = new WeakMap<vscode.TextEditor, number>();
 
   constructor(
     private readonly model: InspectorModel,
-    private readonly probe: Probe,
+    probe: Probe,
   ) {
-    super();
-    this.register(
-      model.onDidChange((change) => {
-        if (!change.view) return;
-        this.generation++;
-        this.paintStale();
-      }),
-    );
-    this.register(vscode.window.onDidChangeVisibleTextEditors(() => this.paintStale()));
+    super(model, probe, 'leaveOneOut');
     this.register(vscode.commands.registerCommand(COMMANDS.leaveOneOutTrajectory, (trajectory?: unknown) => this.run(trajectory)));
   }
 
@@ -95,33 +84,28 @@ export class LeaveOneOutController extends Disposable {
     this.model.store.select({ leftOutTrajectory: chosen ?? undefined });
   }
 
-  private paintStale(): void {
-    const stale = vscode.window.visibleTextEditors.filter((editor) => this.paintedAt.get(editor) !== this.generation);
-    if (stale.length === 0) return;
+  protected paintEditor(editor: vscode.TextEditor): void {
     const view = this.model.view;
     const result = view === undefined ? null : (this.model.slice(LEAVE_ONE_OUT) ?? null);
-    for (const editor of stale) {
-      const path = snapshotPathOf(view, editor.document.uri);
-      const lineCount = editor.document.lineCount;
-      const join = result === null || path === undefined ? [] : (result.wouldJoin.get(path) ?? EMPTY_SET).filter(([s]) => s <= lineCount);
-      const leave = result === null || path === undefined ? [] : (result.wouldLeave.get(path) ?? EMPTY_SET).filter(([s]) => s <= lineCount);
-      const ranges: vscode.Range[] = [];
-      const labels: vscode.DecorationOptions[] = [];
-      for (const [spans, change] of [
-        [join, 'join'],
-        [leave, 'leave'],
-      ] as const) {
-        for (const [s, e] of spans) {
-          ranges.push(lineRange(s, e, editor.document));
-          labels.push({ range: lineRange(s, s, editor.document), renderOptions: { after: { contentText: leaveOneOutLabel(change, result!.trajectory) } } });
-        }
+    const path = snapshotPathOf(view, editor.document.uri);
+    const lineCount = editor.document.lineCount;
+    const runs = (byPath: ReadonlyMap<string, IntervalSet> | undefined): IntervalSet => (path === undefined ? [] : (byPath?.get(path) ?? EMPTY_SET).filter(([s]) => s <= lineCount));
+    const join = runs(result?.wouldJoin);
+    const leave = runs(result?.wouldLeave);
+    const ranges: vscode.Range[] = [];
+    const labels: vscode.DecorationOptions[] = [];
+    for (const [spans, change] of [
+      [join, 'join'],
+      [leave, 'leave'],
+    ] as const) {
+      for (const [s, e] of spans) {
+        ranges.push(lineRange(s, e, editor.document));
+        labels.push({ range: lineRange(s, s, editor.document), renderOptions: { after: { contentText: leaveOneOutLabel(change, result!.trajectory) } } });
       }
-      editor.setDecorations(this.lines, ranges);
-      editor.setDecorations(this.labels, labels);
-      this.paintedAt.set(editor, this.generation);
-      this.probe.report(() => ({ kind: 'editorPainted', surface: 'leaveOneOut', uri: editor.document.uri.toString(), layers: { join, leave } }));
     }
-    this.probe.report({ kind: 'paint', surface: 'leaveOneOut' });
+    editor.setDecorations(this.lines, ranges);
+    editor.setDecorations(this.labels, labels);
+    this.probe.report(() => ({ kind: 'editorPainted', surface: 'leaveOneOut', uri: editor.document.uri.toString(), layers: { join, leave } }));
   }
 }
 

@@ -1,6 +1,7 @@
 import * as vscode from 'vscode';
 import { safeNotificationText as safe } from '../../shared/escape';
 import { Disposable } from '../base/lifecycle';
+import { ViewPainter } from '../base/viewPainter';
 import type { Probe } from '../base/probe';
 import type { InspectorModel } from '../model/model';
 import { auditedCount } from '../state/auditState';
@@ -8,26 +9,20 @@ import type { Store } from '../state/store';
 import { COMMANDS, STATUS_ITEMS } from '../base/ids';
 
 /** `instance · explorer · nDCG@B · R`, click to open another instance. */
-export class ScoreStatusBar extends Disposable {
+export class ScoreStatusBar extends ViewPainter {
   private readonly item = this.register(vscode.window.createStatusBarItem(STATUS_ITEMS.score, vscode.StatusBarAlignment.Left, 50));
 
   constructor(
     private readonly model: InspectorModel,
-    private readonly probe: Probe,
+    probe: Probe,
   ) {
-    super();
+    super(model, probe, 'statusBar');
     this.item.name = 'SWE-Explore score';
     this.item.command = COMMANDS.openInstance;
-    this.register(
-      model.onDidChange((change) => {
-        if (change.view) this.update();
-      }),
-    );
-    this.update();
+    this.paint();
   }
 
-  private update(): void {
-    this.probe.report({ kind: 'paint', surface: 'statusBar' });
+  protected paint(): void {
     const view = this.model.view;
     if (view === undefined) {
       this.item.hide();

@@ -25,6 +25,7 @@ export interface AddPredictionsServices {
   readonly loader: WorkspaceLoader;
   readonly whenLoaded: () => Promise<void>;
   readonly log: (line: string) => void;
+  /** Where added prediction runs are remembered (the workspace's state). */
   readonly state: vscode.Memento;
 }
 

@@ -3,8 +3,7 @@ import * as vscode from 'vscode';
 import { formatDeepLink, LINK_PATH, type LinkTarget, OFFICIAL_METRIC_NAMES, parseDeepLink } from '../../core';
 import { safeNotificationText as safe } from '../../shared/escape';
 import { isRecord } from '../../shared/guards';
-import { registerAddPredictions } from './addPredictions';
-import type { WorkspaceLoader } from '../workspace/loader';
+import { registerAddPredictions, type AddPredictionsServices } from './addPredictions';
 import { resolveSnapshotFile, showLines } from '../base/navigation';
 import { snapshotPathOf } from '../base/snapshot';
 import type { RevealTarget } from '../base/places';
@@ -14,13 +13,9 @@ import type { InspectorModel } from '../model/model';
 import type { Selection, Store } from '../state/store';
 import { COMMANDS } from '../base/ids';
 
-export interface LinkServices {
+/** What links need: Add Predictions' services (links register it), with the model instead of the bare store. */
+export interface LinkServices extends Omit<AddPredictionsServices, 'store'> {
   readonly model: InspectorModel;
-  readonly loader: WorkspaceLoader;
-  readonly whenLoaded: () => Promise<void>;
-  readonly log: (line: string) => void;
-  /** Where added prediction runs are remembered (the workspace's state). */
-  readonly state: vscode.Memento;
 }
 
 /** What following a link did: refused (with the message shown), or navigated (with the warnings shown). */

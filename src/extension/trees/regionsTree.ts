@@ -3,7 +3,7 @@ import * as vscode from 'vscode';
 import { safeNotificationText as safe } from '../../shared/escape';
 import { budgetStatusText, capitalised, describeResolution, layerPhrase, trajectoryLabel } from '../../shared/texts';
 import { COMMANDS, TREE_ITEMS } from '../base/ids';
-import { Disposable } from '../base/lifecycle';
+import { ViewPainter } from '../base/viewPainter';
 import type { RevealTarget } from '../base/places';
 import type { Probe } from '../base/probe';
 import type { InspectorModel } from '../model/model';
@@ -14,22 +14,19 @@ type RegionNode =
   | { readonly kind: 'leaf'; readonly target: Exclude<RevealTarget, { readonly kind: 'place' }> };
 
 /** Core regions with coverage, optional regions by model, predictions by rank. */
-export class RegionsTreeProvider extends Disposable implements vscode.TreeDataProvider<RegionNode> {
+export class RegionsTreeProvider extends ViewPainter implements vscode.TreeDataProvider<RegionNode> {
   private readonly changed = this.register(new vscode.EventEmitter<RegionNode | undefined>());
   readonly onDidChangeTreeData = this.changed.event;
 
   constructor(
     private readonly model: InspectorModel,
-    private readonly probe: Probe,
+    probe: Probe,
   ) {
-    super();
-    this.register(
-      model.onDidChange((change) => {
-        if (!change.view) return;
-        this.changed.fire(undefined);
-        probe.report({ kind: 'paint', surface: 'regionsTree' });
-      }),
-    );
+    super(model, probe, 'regionsTree');
+  }
+
+  protected paint(): void {
+    this.changed.fire(undefined);
   }
 
   getChildren(node?: RegionNode): RegionNode[] {

@@ -1,6 +1,7 @@
 import * as path from 'node:path';
 import * as vscode from 'vscode';
 import { checkWorkspace, EMPTY_WORKSPACE, globBase, LineCountCache, loadWorkspace, nextTurn, type Problem, type WorkspaceModel } from '../../data';
+import { Debounced } from '../base/debounce';
 import { Disposable } from '../base/lifecycle';
 import { LineCountReader } from './lineCountReader';
 import { readDataSettings, type DataSettings } from '../base/settings';
@@ -20,7 +21,7 @@ export class WorkspaceLoader extends Disposable {
   private readonly cache = new LineCountCache();
   private watchers: vscode.Disposable[] = [];
   private generation = 0;
-  private reloadTimer: ReturnType<typeof setTimeout> | undefined;
+  private readonly reloadSoon = this.register(new Debounced(RELOAD_DEBOUNCE_MS, () => void this.load()));
   private readonly problemsChanged = this.register(new vscode.EventEmitter<readonly Problem[]>());
   /** Fires with every problem known (what reading found, then the data checks). */
   readonly onDidChangeProblems = this.problemsChanged.event;
@@ -62,7 +63,6 @@ export class WorkspaceLoader extends Disposable {
     );
     this.register({ dispose: () => this.disposeWatchers() });
     this.register({ dispose: () => this.loadAbort?.abort() });
-    this.register({ dispose: () => this.reloadTimer !== undefined && clearTimeout(this.reloadTimer) });
   }
 
   /** Reads everything again from disk; the promise resolves (never rejects) when this load is done. */
@@ -161,11 +161,7 @@ export class WorkspaceLoader extends Disposable {
   }
 
   scheduleReload(): void {
-    if (this.reloadTimer !== undefined) clearTimeout(this.reloadTimer);
-    this.reloadTimer = setTimeout(() => {
-      this.reloadTimer = undefined;
-      void this.load();
-    }, RELOAD_DEBOUNCE_MS);
+    this.reloadSoon.schedule();
   }
 
   private watch(settings: DataSettings, benchFile: string | undefined): void {
