@@ -19,7 +19,7 @@ import {
   type ScoredRow,
   type WorkspaceModel,
 } from '../../data';
-import { entryOf, type RowCache } from './rows';
+import { entryOf, RowCache } from './rows';
 
 /** Longest slice of background scoring before the event loop gets a turn. */
 const WARM_SLICE_MS = 8;
@@ -101,8 +101,9 @@ export class Benchmark {
     const groundTruthOf = (entry: InstanceEntry): PreparedGroundTruth | undefined => inputs.averaged(entry);
     cache.scores ??= this.scores(inputs);
     if (cache.anatomy?.budget !== budget) {
+      const key = RowCache.anatomyKey(inputs.variant, budget);
       const value = leaderboardAnatomy(inputs.data, groundTruthOf, { k: inputs.topK, budget }, (label, _instanceId, row, groundTruth, entry) =>
-        this.rows.anatomyAt(inputs.variant, budget, entry, label, groundTruth, row, inputs.topK),
+        this.rows.anatomyAt(key, budget, entry, label, groundTruth, row, inputs.topK),
       );
       cache.anatomy = { budget, value };
     }
@@ -116,8 +117,10 @@ export class Benchmark {
    */
   async warmRows(inputs: () => BenchmarkInputs, instanceIds: Iterable<string>, anatomyBudget: number | undefined, stale: () => boolean): Promise<void> {
     const pause = createYielder(WARM_SLICE_MS);
+    // The inputs (and the selection they read) are taken again after every pause: it may have changed.
+    let now = inputs();
+    let anatomyKey = anatomyBudget === undefined ? '' : RowCache.anatomyKey(now.variant, anatomyBudget);
     for (const instanceId of instanceIds) {
-      const now = inputs();
       const entry = now.data.instances.get(instanceId);
       const groundTruth = entry === undefined ? undefined : now.averaged(entry);
       if (entry === undefined || groundTruth === undefined) continue;
@@ -125,12 +128,14 @@ export class Benchmark {
         const row = run.rows.get(instanceId);
         if (row === undefined) continue;
         now.score(instanceId, label, groundTruth);
-        if (anatomyBudget !== undefined) this.rows.anatomyAt(now.variant, anatomyBudget, entry, label, groundTruth, row, now.topK);
+        if (anatomyBudget !== undefined) this.rows.anatomyAt(anatomyKey, anatomyBudget, entry, label, groundTruth, row, now.topK);
       }
       const wait = pause();
       if (wait !== undefined) {
         await wait;
         if (stale()) return;
+        now = inputs();
+        anatomyKey = anatomyBudget === undefined ? '' : RowCache.anatomyKey(now.variant, anatomyBudget);
       }
     }
   }

@@ -38,6 +38,11 @@ export class GroundTruths {
   private readonly sources = new Map<string, GroundTruthSource>([[AS_WRITTEN, AS_WRITTEN_SOURCE]]);
   /** instance id → key → prepared ground truth. */
   private readonly prepared = new Map<string, Map<string, PreparedGroundTruth>>();
+  /**
+   * Keys per selection object (the store replaces it on every change), so a walk over 848 instances
+   * builds one; forgotten when the sources change (an unknown id's key depends on them).
+   */
+  private keys = new WeakMap<GroundTruthSelection, string>();
 
   constructor(
     private readonly inputs: GroundTruthInputs,
@@ -73,7 +78,9 @@ export class GroundTruths {
 
   /** The key of the effective ground truth a selection gives (source, audit, profile). */
   keyOf(selection: GroundTruthSelection): string {
-    return JSON.stringify([this.sourceOf(selection).id, selection.audited, selection.profile]);
+    let key = this.keys.get(selection);
+    if (key === undefined) this.keys.set(selection, (key = JSON.stringify([this.sourceOf(selection).id, selection.audited, selection.profile])));
+    return key;
   }
 
   /** Whether the instance's effective ground truth under `selection` is not the bench as written. */
@@ -107,6 +114,7 @@ export class GroundTruths {
   /** Drops what was prepared from one source (it was replaced or removed), then says so. */
   private forgetSource(id: string): void {
     const prefix = GroundTruths.keyPrefix(id);
+    this.keys = new WeakMap();
     for (const byKey of this.prepared.values()) for (const key of [...byKey.keys()]) if (key.startsWith(prefix)) byKey.delete(key);
     this.onSourceChanged(id);
   }

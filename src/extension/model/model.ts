@@ -5,7 +5,7 @@
  * whether the open instance's view changed. Painters only read it (src/extension/README.md).
  */
 import { patchBaseLines, type LineCounts, type LineSet, type OfficialMetrics, type PreparedGroundTruth, type Region } from '../../core';
-import type { InstanceEntry, Leaderboard } from '../../data';
+import type { Leaderboard } from '../../data';
 import { groundTruthCaption } from '../../shared/texts';
 import { Emitter } from '../base/emitter';
 import { Disposable } from '../base/lifecycle';
@@ -177,7 +177,15 @@ export class InspectorModel extends Disposable {
 
   private inputs(): BenchmarkInputs {
     const { selection, data } = this.store;
-    return { data, topK: selection.topK, variant: this.variant(), averaged: this.averaged, score: (id, explorer, groundTruth) => this.rowScore(id, explorer, groundTruth) };
+    // Built once per walk, not per row: the walks read 17k rows in one go.
+    const variant = this.variant();
+    return {
+      data,
+      topK: selection.topK,
+      variant,
+      averaged: (entry) => (this.store.hasLineCounts(entry.instanceId) ? withCore(this.groundTruths.effective(entry, selection)) : undefined),
+      score: (id, explorer, groundTruth) => this.rows.score(variant, id, explorer, groundTruth, () => this.predictionsFor(id, explorer)),
+    };
   }
 
   /** The key every row cache keys on: the effective ground truth (source, audit, profile) and top-k. */
@@ -188,11 +196,9 @@ export class InspectorModel extends Disposable {
   private rowScore(instanceId: string, explorer: string, groundTruth: PreparedGroundTruth): OfficialMetrics {
     return this.rows.score(this.variant(), instanceId, explorer, groundTruth, () => this.predictionsFor(instanceId, explorer));
   }
+}
 
-  /** The rows averages take part in: line counts known, effective core not empty (as `audit-impact` drops an emptied core). */
-  private readonly averaged = (entry: InstanceEntry): PreparedGroundTruth | undefined => {
-    if (!this.store.hasLineCounts(entry.instanceId)) return undefined;
-    const prepared = this.groundTruths.effective(entry, this.store.selection);
-    return prepared.coreRegions.length === 0 ? undefined : prepared;
-  };
+/** Averages take part only with a core: an instance whose core the audit emptied drops out, as `audit-impact` drops it. */
+function withCore(prepared: PreparedGroundTruth): PreparedGroundTruth | undefined {
+  return prepared.coreRegions.length === 0 ? undefined : prepared;
 }
