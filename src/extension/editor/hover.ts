@@ -1,5 +1,5 @@
 import * as vscode from 'vscode';
-import { containsLine, EMPTY_SET, resolveRegion, type CompareReach } from '../../core';
+import { containsLine, EMPTY_SET, type CompareReach } from '../../core';
 import { escapeMarkdownText } from '../../shared/escape';
 import {
   capitalised,
@@ -21,6 +21,7 @@ import { COMPARE } from '../model/slices/compare';
 import { LEAVE_ONE_OUT } from '../model/slices/leaveOneOut';
 import { MISSED_SPANS } from '../model/slices/missedSpans';
 import { PROVENANCE } from '../model/slices/provenance';
+import { READ_STEPS } from '../model/slices/readSteps';
 
 const MAX_READ_STEPS = 12;
 const COMPARE_SETS: readonly CompareSet[] = ['onlyA', 'onlyB', 'both', 'neither'];
@@ -106,14 +107,7 @@ export class LineHoverProvider implements vscode.HoverProvider {
       bullet(`Prediction #${covering.rank} (${view.explorer ?? ''}), lines ${covering.start}–${covering.end}: ${withinBudgetPhrase(covering.inBudget, budget)}`);
     }
 
-    const stepInfo = instance.record.read_step_info ?? {};
-    // Paths come from data: a file named "constructor" must not find Object.prototype members.
-    const reads = Object.hasOwn(stepInfo, path) ? (stepInfo[path] ?? []) : [];
-    const counts = view.prepared.knownLineCounts.get(path);
-    const covering = reads.filter((step) => {
-      const r = resolveRegion({ path, start: step.start, end: step.end }, counts);
-      return r.kind === 'resolved' && r.start <= line && line <= r.end;
-    });
+    const covering = (this.model.slice(READ_STEPS)?.get(path) ?? []).filter((read) => read.start <= line && line <= read.end).map((read) => read.step);
     if (covering.length > 0) {
       md.appendMarkdown('\n**Trajectory reads of this line**\n\n');
       for (const step of covering.slice(0, MAX_READ_STEPS)) bullet(readStepText(step));

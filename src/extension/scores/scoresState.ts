@@ -1,12 +1,11 @@
-import { type MissAnatomy, OFFICIAL_METRIC_NAMES, type OfficialMetricName, recallAtBudgets } from '../../core';
+import { type MissAnatomy, OFFICIAL_METRIC_NAMES, type OfficialMetricName } from '../../core';
 import { describeResolution } from '../../shared/texts';
 import { ANATOMY_CATEGORIES, type AnatomySummary } from '../../shared/anatomy';
 import { METRIC_INFO } from '../../shared/metricInfo';
 import { type CompareSide, type CompareState, type CurvePoint, type ExplorerComparison, type ExplorerMacroRow, type ScoresState } from '../../shared/scoresProtocol';
 import type { ExplorerOnInstance, InstanceView } from '../model/instanceView';
 import type { InspectorModel } from '../model/model';
-
-const CURVE_POINTS = 60;
+import { RECALL_CURVE } from '../model/slices/recallCurve';
 
 /** `wrong_region` spans listed under the anatomy bar; the rest are only counted. */
 const WRONG_REGION_SHOWN = 3;
@@ -46,20 +45,14 @@ export function buildScoresState(model: InspectorModel): ScoresState {
         : `${count} instance${count === 1 ? '' : 's'} loaded. Run "SWE-Explore: Open Instance" or pick one in the Instances view.`;
     return { ...base, status: 'empty', message };
   }
-  const { explanation, prepared, original } = view;
+  const { explanation, original } = view;
   const comparison: ExplorerComparison[] = store.explorers.flatMap((explorer): ExplorerComparison[] => {
     // Without a row the explorer stays listed as missing; with one, it waits for the line counts.
     if (!store.hasRow(view.instance.instanceId, explorer)) return [{ explorer, values: null }];
     const values = model.scoreOf(view.instance.instanceId, explorer);
     return values === undefined ? [] : [{ explorer, values }];
   });
-  const lineOccurrences = explanation.predictions.reduce((sum, p) => sum + p.lines, 0);
-  const curveMax = Math.max(100, selection.budget * 2, Math.min(lineOccurrences, 5000));
-  const budgets: number[] = [];
-  for (let i = 1; i <= CURVE_POINTS; i++) budgets.push(Math.max(1, Math.round((curveMax * i) / CURVE_POINTS)));
-  // One call for the whole curve: the core walks the predicted lines once for all budgets.
-  const recalls = recallAtBudgets(prepared, budgets);
-  const curve: CurvePoint[] = budgets.map((budget, i) => ({ budget, recall: recalls[i]! }));
+  const curve: CurvePoint[] = [...(model.slice(RECALL_CURVE) ?? [])];
   return {
     ...base,
     status: 'ready',
