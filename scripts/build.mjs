@@ -24,7 +24,7 @@ await Promise.all([
   build({ ...node, entryPoints: ['src/cli/main.ts'], outfile: 'dist/cli.js', banner: { js: '#!/usr/bin/env node' } }),
   build({ ...node, entryPoints: ['src/data/formats/schemas.ts'], outfile: 'dist/schemas.js' }),
   build({ ...node, entryPoints: ['src/data/formats/schemas.ts'], outfile: 'dist/test/schemas.js' }),
-  build({ ...common, entryPoints: ['src/webview/main.ts'], outfile: 'dist/webview/main.js', platform: 'browser', format: 'iife' }),
+  build({ ...common, entryPoints: ['src/webview/scores/main.ts'], outfile: 'dist/webview/scores.js', platform: 'browser', format: 'iife' }),
   build({ ...common, entryPoints: ['src/webview/instance/main.ts'], outfile: 'dist/webview/instance.js', platform: 'browser', format: 'iife' }),
   build({ ...common, entryPoints: ['src/webview/leaderboard/main.ts'], outfile: 'dist/webview/leaderboard.js', platform: 'browser', format: 'iife' }),
   build({ ...node, entryPoints: ['test/integration/runner.ts'], outfile: 'dist/test/runner.js', external: ['vscode'] }),

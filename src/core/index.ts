@@ -14,3 +14,6 @@ export * from './instanceQuery';
 export * from './compareReach';
 export * from './patchReach';
 export * from './trajectories';
+export * from './provenance';
+export * from './deepLink';
+export * from './unifiedDiff';

@@ -335,15 +335,3 @@ export function computeProvenance(input: ProvenanceInput): Provenance {
 
   return { trajectoryCount, trajectories, paths, regions, consensusLines, promotedLines, runAt, leaveOneOut };
 }
-
-/**
- * Hover text for a run: "read by 2 of 3 trajectories: a, b". `label` shortens trajectory paths for
- * display (e.g. their last two segments). Plain text: callers escape it for their surface.
- */
-export function describeReaders(readBy: readonly string[], trajectoryCount: number, label: (trajectory: string) => string = (t) => t): string {
-  const noun = trajectoryCount === 1 ? 'trajectory' : 'trajectories';
-  if (readBy.length === 0) return `read by none of ${trajectoryCount} ${noun}`;
-  const names: string[] = [];
-  for (const name of readBy) names.push(label(name));
-  return `read by ${readBy.length} of ${trajectoryCount} ${noun}: ${names.join(', ')}`;
-}

@@ -1,40 +1,48 @@
+/**
+ * Activation composes the extension: the store (state), the model (everything derived), the
+ * painters that read the model, and the commands that change the store. Every registration goes
+ * to `context.subscriptions`. See src/extension/README.md for how the parts fit.
+ */
 import * as vscode from 'vscode';
 import type { Problem } from '../data';
 import { registerAuditCommands } from './audit/auditCommands';
-import { registerAuditReports } from './audit/auditReports';
 import { AuditController } from './audit/auditController';
+import { registerAuditReports } from './audit/auditReports';
 import { RemovalsTreeProvider } from './audit/removalsTree';
+import { CONTEXT_KEYS, SETTING_GROUPS, VIEWS, WORKBENCH_COMMANDS } from './base/ids';
+import { Probe } from './base/probe';
+import { readScoringSettings } from './base/settings';
+import { snapshotPathOf } from './base/snapshot';
+import { registerNavigationCommands } from './commands/navigationCommands';
+import { registerSelectionCommands } from './commands/selectionCommands';
 import { registerCompare } from './compare/compareCommands';
-import { registerLeaderboard, type LeaderboardController } from './leaderboard/leaderboardController';
-import { registerLinks, type LinkApi } from './links';
-import { buildScoresState } from './scoresState';
-import { CoreRegionCodeLensProvider } from './codeLens';
-import { registerCommands, type Timings } from './commands';
-import { DecorationController } from './decorations';
-import { DataDiagnostics } from './diagnostics';
-import { LineHoverProvider } from './hover';
-import { registerInstancePanel } from './instancePanelController';
-import { LeaveOneOutController } from './leaveOneOutView';
-import { WorkspaceLoader } from './loader';
-import { ScoresViewProvider, SCORES_VIEW_ID } from './scoresView';
-import { readScoringSettings } from './settings';
-import { snapshotPathOf } from './snapshot';
-import { AuditStatusBar, ScoreStatusBar } from './statusBar';
-import { changesView, Store, type StoreChange } from './store';
-import { InstancesTreeProvider, RegionsTreeProvider } from './trees';
+import { CoreRegionCodeLensProvider } from './editor/codeLens';
+import { DecorationController } from './editor/decorations';
+import { LineHoverProvider } from './editor/hover';
+import { LeaveOneOutController } from './editor/leaveOneOut';
+import { AuditStatusBar, ScoreStatusBar } from './editor/statusBar';
+import { registerInstancePanel } from './instance/instancePanelController';
+import { LeaderboardController } from './leaderboard/leaderboardController';
+import { registerLinks, type LinkApi } from './links/links';
+import { InspectorModel } from './model/model';
+import { ScoresView } from './scores/scoresView';
+import { Store } from './state/store';
+import { InstancesTreeProvider } from './trees/instancesTree';
+import { RegionsTreeProvider } from './trees/regionsTree';
+import { DataDiagnostics } from './workspace/diagnostics';
+import { WorkspaceLoader } from './workspace/loader';
 
 /** What the extension exports in test mode only (integration tests); other extensions get nothing. */
 export interface InspectorApi {
   readonly store: Store;
+  readonly model: InspectorModel;
   readonly loader: WorkspaceLoader;
-  readonly decorations: DecorationController;
-  readonly instancesTree: InstancesTreeProvider;
-  readonly leaveOneOut: LeaveOneOutController;
-  readonly scoresView: ScoresViewProvider;
   readonly audit: AuditController;
-  readonly timings: Timings;
-  /** The Leaderboard panel: the last state it posted and what the webview drew. */
+  readonly instancesTree: InstancesTreeProvider;
+  readonly scoresView: ScoresView;
   readonly leaderboard: LeaderboardController;
+  /** Paints, webview states, timings: what the integration tests measure (see base/probe.ts). */
+  readonly probe: Probe;
   /** Deep links followed as the URI handler does, and cleanup of added runs. */
   readonly links: LinkApi;
   /** Resolves when the first load of the workspace data has finished. */
@@ -44,85 +52,59 @@ export interface InspectorApi {
 
 export function activate(context: vscode.ExtensionContext): InspectorApi | undefined {
   const started = performance.now();
+  const probe = new Probe();
   const store = new Store(readScoringSettings());
-  const loader = new WorkspaceLoader(store);
-  const decorations = new DecorationController(store);
-  const leaveOneOut = new LeaveOneOutController(store);
-  const diagnostics = new DataDiagnostics();
+  const model = new InspectorModel(store);
+  const loader = new WorkspaceLoader(store, (ids, stale) => model.warmRows(ids, undefined, stale));
+  const output = vscode.window.createOutputChannel('SWE-Explore', { log: true });
+  const log = (line: string): void => output.warn(line);
+  const whenLoaded = (): Promise<void> => loader.whenLoaded();
   const audit = new AuditController(store);
+  const diagnostics = new DataDiagnostics();
   // The Problems panel shows the data problems and the audit log's together.
   let dataProblems: readonly Problem[] = [];
   const showProblems = (): void => diagnostics.show([...dataProblems, ...audit.problems]);
-  const instancesTree = new InstancesTreeProvider(store);
-  const instancesView = vscode.window.createTreeView('sweExplore.instances', { treeDataProvider: instancesTree, showCollapseAll: true });
+  const instancesTree = new InstancesTreeProvider(model, probe);
+  const instancesView = vscode.window.createTreeView(VIEWS.instances, { treeDataProvider: instancesTree, showCollapseAll: true });
   instancesTree.attach(instancesView);
-  const regionsTree = new RegionsTreeProvider(store);
-  const removalsTree = new RemovalsTreeProvider(store);
-  const removalsView = vscode.window.createTreeView('sweExplore.removals', { treeDataProvider: removalsTree });
+  const regionsTree = new RegionsTreeProvider(model, probe);
+  const removalsTree = new RemovalsTreeProvider(model, probe);
+  const removalsView = vscode.window.createTreeView(VIEWS.removals, { treeDataProvider: removalsTree });
   removalsTree.attach(removalsView);
-  const codeLens = new CoreRegionCodeLensProvider(store);
-  const timings: Timings = { openInstanceMs: 0, openInstanceEditorMs: 0, openInstanceFirstPaintMs: 0 };
-  const output = vscode.window.createOutputChannel('SWE-Explore', { log: true });
-  const scoresView = new ScoresViewProvider(context.extensionUri, {
-    log: (line) => output.warn(line),
-    onMessage: (message) => {
-      switch (message.type) {
-        case 'setBudget':
-          store.select({ budget: message.budget });
-          break;
-        case 'setProfile':
-          store.select({ profile: message.profile });
-          break;
-        case 'setExplorer':
-          if (store.explorers.includes(message.explorer)) store.select({ explorer: message.explorer });
-          break;
-        case 'revealPrediction':
-          void vscode.commands.executeCommand('sweExplore.revealRegion', { kind: 'prediction', rank: message.rank });
-          break;
-        case 'stopComparing':
-          store.select({ compareWith: undefined });
-          break;
-        case 'ready':
-          break;
-      }
-    },
-  });
-  const pushScores = (): void => scoresView.update(buildScoresState(store));
-  /**
-   * The Scores view shows the open instance and the explorers' macro averages: background line
-   * counts of other instances change neither until the last batch makes the averages final.
-   */
-  const scoresDependOn = (change: StoreChange): boolean => changesView(change) || change.kind === 'audit' || (change.kind === 'lineCounts' && change.complete);
+  const codeLens = new CoreRegionCodeLensProvider(model, probe);
+  const scoresView = new ScoresView(model, context.extensionUri, probe, log);
+  const leaderboard = new LeaderboardController({ model, instancesTree, extensionUri: context.extensionUri, probe, log, whenLoaded });
   // Navigation keybindings apply only in an editor showing a file of the open instance's snapshot.
   const setContext = (): void => {
     const editor = vscode.window.activeTextEditor;
-    const inSnapshot = editor !== undefined && snapshotPathOf(store.view, editor.document.uri) !== undefined;
-    void vscode.commands.executeCommand('setContext', 'sweExplore.inSnapshot', inSnapshot);
+    const inSnapshot = editor !== undefined && snapshotPathOf(model.view, editor.document.uri) !== undefined;
+    void vscode.commands.executeCommand(WORKBENCH_COMMANDS.setContext, CONTEXT_KEYS.inSnapshot, inSnapshot);
   };
 
   context.subscriptions.push(
     output,
     store,
+    model,
     loader,
-    decorations,
-    leaveOneOut,
+    new DecorationController(model, probe),
+    new LeaveOneOutController(model, probe),
     diagnostics,
     instancesTree,
     regionsTree,
     codeLens,
     scoresView,
-    new ScoreStatusBar(store),
+    leaderboard,
+    new ScoreStatusBar(model, probe),
     new AuditStatusBar(store),
     instancesView,
-    vscode.window.createTreeView('sweExplore.regions', { treeDataProvider: regionsTree }),
+    vscode.window.createTreeView(VIEWS.regions, { treeDataProvider: regionsTree }),
     removalsTree,
     removalsView,
-    vscode.window.registerWebviewViewProvider(SCORES_VIEW_ID, scoresView),
-    vscode.languages.registerHoverProvider({ scheme: 'file' }, new LineHoverProvider(store, leaveOneOut)),
+    vscode.window.registerWebviewViewProvider(VIEWS.scores, scoresView),
+    vscode.languages.registerHoverProvider({ scheme: 'file' }, new LineHoverProvider(model)),
     vscode.languages.registerCodeLensProvider({ scheme: 'file' }, codeLens),
-    store.onDidChange((change) => {
-      if (scoresDependOn(change)) pushScores();
-      if (changesView(change)) setContext();
+    model.onDidChange((change) => {
+      if (change.view) setContext();
     }),
     audit,
     loader.onDidChangeProblems((problems) => {
@@ -132,28 +114,27 @@ export function activate(context: vscode.ExtensionContext): InspectorApi | undef
     audit.onDidChangeProblems(showProblems),
     vscode.window.onDidChangeActiveTextEditor(setContext),
     vscode.workspace.onDidChangeConfiguration((event) => {
-      if (event.affectsConfiguration('sweExplore.scoring')) store.select(readScoringSettings());
+      if (event.affectsConfiguration(SETTING_GROUPS.scoring)) store.select(readScoringSettings());
     }),
   );
   // Reading data runs in the background so that activation itself stays cheap.
   const ready = loader.load();
   void audit.refresh();
-  const whenLoaded = (): Promise<void> => loader.whenLoaded();
-  const leaderboard = registerLeaderboard({ store, instancesTree, extensionUri: context.extensionUri, log: (line) => output.warn(line), whenLoaded });
-  const links = registerLinks({ store, loader, whenLoaded, log: (line) => output.warn(line), state: context.workspaceState });
+  const links = registerLinks({ model, loader, whenLoaded, log, state: context.workspaceState });
+  const orderedInstanceIds = (): string[] => instancesTree.orderedInstanceIds();
   for (const disposable of [
-    ...registerInstancePanel(store, context.extensionUri, (line) => output.warn(line)),
-    ...registerCommands({ store, loader, decorations, instancesTree, timings, whenLoaded }),
-    ...registerAuditCommands({ store, audit, instancesTree, whenLoaded }),
+    ...registerInstancePanel(model, context.extensionUri, probe, log),
+    ...registerNavigationCommands({ model, loader, orderedInstanceIds, probe, whenLoaded }),
+    ...registerSelectionCommands({ store, loader, instancesTree, whenLoaded }),
+    ...registerAuditCommands({ model, audit, instancesTree, whenLoaded }),
     ...registerAuditReports({ store, audit, whenLoaded }),
-    ...registerCompare({ store, decorations }),
-    leaderboard,
+    ...registerCompare(model),
     ...links.disposables,
   ]) {
     context.subscriptions.push(disposable);
   }
   if (context.extensionMode !== vscode.ExtensionMode.Test) return undefined;
-  return { store, loader, decorations, instancesTree, leaveOneOut, scoresView, audit, timings, leaderboard, links: links.api, ready, activationMs: performance.now() - started };
+  return { store, model, loader, audit, instancesTree, scoresView, leaderboard, probe, links: links.api, ready, activationMs: performance.now() - started };
 }
 
 export function deactivate(): void {

@@ -1,9 +1,16 @@
 /**
- * Small type guards the message validators share (src/shared/*Protocol.ts). Every message crossing
- * the webview boundary is checked with these, so they accept exactly what they say and nothing more.
+ * Small type guards every layer shares: the message validators (src/shared/*Protocol.ts), the data
+ * readers, the extension's command arguments. Every message crossing the webview boundary is
+ * checked with these, so they accept exactly what they say and nothing more. No imports, so any
+ * module (the lazily loaded zod schemas included) can use them without an import cycle.
  */
 
-/** A plain object (not null, not an array) whose fields can be read one by one. */
+/**
+ * A plain object (not null, not an array) whose fields can be read one by one: "a JSON object". An
+ * own `__proto__` key is an ordinary member here: `JSON.parse` creates it as a data property, and
+ * data may legitimately use it as a map key (a model called `__proto__`); readers copy such maps
+ * into null-prototype objects.
+ */
 export function isRecord(value: unknown): value is Record<string, unknown> {
   return typeof value === 'object' && value !== null && !Array.isArray(value);
 }

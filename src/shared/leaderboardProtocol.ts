@@ -4,10 +4,10 @@
  * anything else. The webview renders only what {@link parseToLeaderboardWebview} accepted, so the
  * guard checks every field the renderer reads (linear in the state's size).
  */
-import type { MissCategory } from '../core/missAnatomy';
-import { OFFICIAL_METRIC_NAMES, PROFILES, type OfficialMetricName, type Profile } from '../core/types';
+import type { MissCategory } from './anatomy';
+import { OFFICIAL_METRIC_NAMES, PROFILES, type OfficialMetricName, type Profile } from './metricInfo';
 import { everyItem, isBoundedText, isCount, isFiniteNumber, isRecord } from './guards';
-import { ANATOMY_CATEGORIES } from './protocol';
+import { ANATOMY_CATEGORIES } from './anatomy';
 
 /**
  * The table's columns: the paper's headline metrics first (precision, nDCG@500, HitFile, context

@@ -2,7 +2,11 @@
  * Names and definitions of the 17 official metrics, shared by the extension (tree labels, quick
  * picks) and the webviews (tooltips). The formulas themselves live in src/core.
  */
-import type { OfficialMetricName } from '../core/types';
+import type { OfficialMetricName } from '../core';
+
+// The vocabulary's constants come from core/types.ts itself, not the core's index: a webview bundle
+// that imported the index would carry the metric kernels' module-level tables for nothing.
+export { OFFICIAL_BUDGETS, OFFICIAL_METRIC_NAMES, PROFILES, type OfficialMetricName, type Profile } from '../core/types';
 
 /** Human labels and definitions (shown as tooltips) of the 17 official metrics. */
 export const METRIC_INFO: Readonly<Record<OfficialMetricName, { label: string; definition: string }>> = {

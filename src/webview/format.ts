@@ -38,8 +38,3 @@ export function shortPath(path: string): string {
   const parts = path.split('/');
   return parts.length <= 2 ? path : `…/${parts.slice(-2).join('/')}`;
 }
-
-/** "12–40", or "12–end" for the data format's `end = -1`. */
-export function spanText(start: number, end: number): string {
-  return `${fmtCount(start)}–${end === -1 ? 'end' : fmtCount(end)}`;
-}

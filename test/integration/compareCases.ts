@@ -3,14 +3,22 @@ import * as assert from 'node:assert/strict';
 import * as path from 'node:path';
 import * as vscode from 'vscode';
 import { compareReach, prepareInstance, type IntervalSet, type LineSet } from '../../src/core';
-import { missedSpanLabels } from '../../src/extension/decorations';
-import { until, type Case } from './support';
+import type { InspectorApi } from '../../src/extension/extension';
+import { MISSED_SPANS } from '../../src/extension/model/slices/missedSpans';
+import { missedLabel } from '../../src/shared/texts';
+import { recorder, until, type Case } from './support';
 
 const INSTANCE = 'acme__inventory-101';
 const STOCK = 'inventory/stock.py';
 
 function plain(set: IntervalSet | undefined): [number, number][] {
   return (set ?? []).map(([s, e]) => [s, e]);
+}
+
+/** The missed-core labels of a file as the editor paints them. */
+function missedSpanLabels(api: InspectorApi, path: string): { start: number; end: number; category: string; text: string }[] {
+  const budget = api.model.view!.explanation.budget;
+  return (api.model.slice(MISSED_SPANS)?.get(path) ?? []).map((span) => ({ start: span.start, end: span.end, category: span.category, text: missedLabel(span, budget) }));
 }
 
 function activePath(): string {
@@ -36,8 +44,7 @@ export const compareCases: Case[] = [
       await vscode.commands.executeCommand('sweExplore.openInstance', INSTANCE);
       const editor = vscode.window.activeTextEditor!;
       assert.ok(activePath().endsWith(`${INSTANCE}/${STOCK}`));
-      const view = api.store.view!;
-      const labels = missedSpanLabels(view, STOCK);
+      const labels = missedSpanLabels(api, STOCK);
       // stock.py is predicted (#1 130–760, #2 58–70, #4 72–100), so both missed runs are wrong-region.
       assert.deepEqual(
         labels.map((l) => [l.start, l.end, l.category]),
@@ -49,14 +56,14 @@ export const compareCases: Case[] = [
       assert.equal(labels[0]!.text, '◌ missed core · file predicted, wrong lines: 18 lines — nearest prediction #2 starts 2 lines below');
       assert.equal(labels[1]!.text, '◌ missed core · file predicted, wrong lines: 27 lines — nearest prediction #1 starts 1 line below');
       for (const label of labels) assert.ok(label.text.includes('missed core'));
-      const applied = api.decorations.applied.get(editor.document.uri.toString())!;
+      const applied = recorder.applied(editor.document.uri.toString())!;
       assert.deepEqual(applied.missedLabel, [
         [39, 39],
         [103, 103],
       ]);
       // models.py is named by no prediction of the localizer.
       assert.deepEqual(
-        missedSpanLabels(view, 'inventory/models.py').map((l) => l.text),
+        missedSpanLabels(api, 'inventory/models.py').map((l) => l.text),
         ['◌ missed core · file not predicted: 85 lines'],
       );
       const hover = await hoverText(editor.document.uri, 40);
@@ -71,13 +78,13 @@ export const compareCases: Case[] = [
       assert.equal(api.store.selection.explorer, 'agent');
       assert.equal(api.store.selection.compareWith, 'bm25');
       await vscode.commands.executeCommand('sweExplore.openInstance', INSTANCE);
-      const view = api.store.view!;
+      const view = api.model.view!;
       assert.ok(view.compared !== undefined, 'the store computed explorer B');
       const counts = api.store.getLineCounts(INSTANCE)!;
-      const prepared = (explorer: string): ReturnType<typeof prepareInstance> => prepareInstance(view.instance.groundTruth, api.store.predictionsFor(INSTANCE, explorer), counts, 'official');
+      const prepared = (explorer: string): ReturnType<typeof prepareInstance> => prepareInstance(view.instance.groundTruth, api.model.predictionsFor(INSTANCE, explorer), counts, 'official');
       const expected = compareReach(prepared('agent'), prepared('bm25'), 500);
       const editor = vscode.window.activeTextEditor!;
-      const applied = api.decorations.applied.get(editor.document.uri.toString())!;
+      const applied = recorder.applied(editor.document.uri.toString())!;
       const layers: [string, LineSet][] = [
         ['compareOnlyA', expected.onlyA],
         ['compareOnlyB', expected.onlyB],
@@ -111,7 +118,7 @@ export const compareCases: Case[] = [
   {
     name: 'compare: next/previous difference walk the onlyA/onlyB runs across files and wrap around',
     run: async (api) => {
-      const view = api.store.view!;
+      const view = api.model.view!;
       assert.ok(view.compared !== undefined);
       // Differences on the demo (path order): models.py 1–63, stock.py 122, test_stock.py 55–59.
       const editor = vscode.window.activeTextEditor!;
@@ -126,7 +133,7 @@ export const compareCases: Case[] = [
       await vscode.commands.executeCommand('sweExplore.previousDifference');
       await until(() => position() === 'tests/test_stock.py:55', `previous wraps to tests/test_stock.py:55, not ${position()}`);
       // The newly opened file is painted with the compare layers too.
-      await until(() => (api.decorations.applied.get(vscode.window.activeTextEditor!.document.uri.toString())?.compareOnlyB ?? []).length > 0, 'compare layers on test_stock.py');
+      await until(() => (recorder.applied(vscode.window.activeTextEditor!.document.uri.toString())?.compareOnlyB ?? []).length > 0, 'compare layers on test_stock.py');
     },
   },
   {
@@ -134,9 +141,9 @@ export const compareCases: Case[] = [
     run: async (api) => {
       await vscode.commands.executeCommand('sweExplore.stopComparing');
       assert.equal(api.store.selection.compareWith, undefined);
-      assert.equal(api.store.view?.compared, undefined);
+      assert.equal(api.model.view?.compared, undefined);
       await vscode.commands.executeCommand('sweExplore.openInstance', INSTANCE);
-      const applied = api.decorations.applied.get(vscode.window.activeTextEditor!.document.uri.toString())!;
+      const applied = recorder.applied(vscode.window.activeTextEditor!.document.uri.toString())!;
       for (const layer of ['compareOnlyA', 'compareOnlyB', 'compareBoth', 'compareNeither', 'compareBothLabel'] as const) assert.deepEqual(applied[layer], [], layer);
       assert.deepEqual(applied.core, [
         [39, 56],

@@ -2,7 +2,15 @@
 import * as assert from 'node:assert/strict';
 import * as vscode from 'vscode';
 import { OFFICIAL_METRIC_NAMES } from '../../src/core';
-import { timings, until, type Case } from './support';
+import type { LeaderboardState } from '../../src/shared/leaderboardProtocol';
+import { recorder, timings, until, type Case } from './support';
+
+/** The last state the Leaderboard posted, and what the webview said it drew. */
+const posted = (): LeaderboardState | undefined => recorder.posted<LeaderboardState>('leaderboard').state;
+const drawn = (): { count: number; explorers: number } => ({
+  count: recorder.rendered('leaderboard').count,
+  explorers: recorder.rendered<{ explorers: number }>('leaderboard').detail?.explorers ?? -1,
+});
 
 export const leaderboardCases: Case[] = [
   {
@@ -14,16 +22,16 @@ export const leaderboardCases: Case[] = [
       await vscode.commands.executeCommand('sweExplore.showLeaderboard');
       const lb = api.leaderboard;
       const complete = (): boolean => {
-        const state = lb.latest;
+        const state = posted();
         return state !== undefined && state.status === 'ready' && state.counting.done === state.counting.total && state.budget === 500;
       };
-      await until(() => complete() && lb.rendered.count > 0 && lb.rendered.explorers === lb.latest!.explorers.length, 'the leaderboard to be complete and drawn', 30_000);
+      await until(() => complete() && drawn().count > 0 && drawn().explorers === posted()!.explorers.length, 'the leaderboard to be complete and drawn', 30_000);
       timings['show leaderboard → drawn (demo)'] = performance.now() - started;
-      timings['leaderboard state build (demo)'] = lb.lastBuildMs;
+      timings['leaderboard state build (demo)'] = recorder.timing('leaderboard: state built') ?? -1;
       assert.equal(lb.isOpen, true);
 
-      const state = lb.latest!;
-      const macros = api.store.macros;
+      const state = posted()!;
+      const macros = api.model.macros;
       assert.deepEqual(state.explorers.map((e) => e.explorer).sort(), [...macros.keys()].sort());
       for (const row of state.explorers) {
         const macro = macros.get(row.explorer)!;
@@ -37,11 +45,11 @@ export const leaderboardCases: Case[] = [
       }
 
       // A budget change reaches the panel: the anatomy moves to B=100, the macros stay.
-      const drawn = lb.rendered.count;
+      const drawnBefore = drawn().count;
       api.store.select({ budget: 100 });
-      await until(() => lb.latest?.budget === 100 && lb.rendered.count > drawn, 'the leaderboard at B=100', 10_000);
-      const at100 = api.store.leaderboard(100);
-      for (const row of lb.latest!.explorers) {
+      await until(() => posted()?.budget === 100 && drawn().count > drawnBefore, 'the leaderboard at B=100', 10_000);
+      const at100 = api.model.leaderboard(100);
+      for (const row of posted()!.explorers) {
         const anatomy = at100.anatomy.find((a) => a.explorer === row.explorer)!;
         assert.equal(row.anatomy.counts.hit, anatomy.totals.hit);
         assert.equal(row.anatomy.coreLines, anatomy.totals.coreLines);

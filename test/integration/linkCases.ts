@@ -102,7 +102,7 @@ export const linkCases: Case[] = [
       assert.equal(fromInstance, formatDeepLink({ instance: OTHER, explorer: 'agent', budget: 300 }));
       const fromCore = await vscode.commands.executeCommand<string>('sweExplore.copyLink', { kind: 'leaf', target: { kind: 'core', index: 1 } });
       assert.equal(fromCore, formatDeepLink({ instance: INSTANCE, explorer: 'agent', budget: 300, path: 'inventory/stock.py', line: 39 }));
-      const prediction = api.store.view!.explanation.predictions[0]!;
+      const prediction = api.model.view!.explanation.predictions[0]!;
       const fromPrediction = await vscode.commands.executeCommand<string>('sweExplore.copyLink', { kind: 'leaf', target: { kind: 'prediction', rank: 1 } });
       const predictionTarget = parseDeepLink(vscode.Uri.parse(fromPrediction).query);
       assert.ok(predictionTarget.ok && predictionTarget.target.path === prediction.region.path);
@@ -151,10 +151,10 @@ export const linkCases: Case[] = [
         api.store.select({ explorer: 'transcript-agent' });
         await vscode.commands.executeCommand('sweExplore.openInstance', INSTANCE);
         assert.deepEqual(
-          api.store.view!.predictions.map((r) => r.path),
+          api.model.view!.predictions.map((r) => r.path),
           ['inventory/stock.py', 'inventory/models.py'],
         );
-        assert.ok(api.store.scoreOf(INSTANCE, 'transcript-agent') !== undefined);
+        assert.ok(api.model.scoreOf(INSTANCE, 'transcript-agent') !== undefined);
         // Adding the same folder again changes nothing.
         const before = api.store.data;
         assert.deepEqual(await vscode.commands.executeCommand<string[]>('sweExplore.addPredictions', [vscode.Uri.file(folder)]), []);

@@ -5,7 +5,10 @@ import * as os from 'node:os';
 import * as path from 'node:path';
 import * as vscode from 'vscode';
 import { generateSyntheticWorkspace } from '../../scripts/gen-synthetic';
-import { figures, longestStallDuring, timings, until, type Case } from './support';
+import type { LeaderboardState } from '../../src/shared/leaderboardProtocol';
+import { figures, longestStallDuring, recorder, timings, until, type Case } from './support';
+
+const drawnExplorers = (): number => recorder.rendered<{ explorers: number }>('leaderboard').detail?.explorers ?? -1;
 
 /** The issue's scale: the benchmark's 848 instances, 20 runs, files up to 20k lines. */
 const INSTANCES = 848;
@@ -25,7 +28,7 @@ export const scaleCases: Case[] = [
         timings[`scale: generate ${INSTANCES} × ${EXPLORERS} (not product time)`] = performance.now() - generated;
         // The Instances view is shown, so the tree really asks for items while the benchmark opens.
         await vscode.commands.executeCommand('sweExplore.instances.focus');
-        const itemsBefore = api.instancesTree.treeItemCount;
+        const itemsBefore = recorder.treeItems;
         const heapBefore = process.memoryUsage().heapUsed;
         const { result: openMs, stallMs: loadStall } = await longestStallDuring(async () => {
           const started = performance.now();
@@ -64,7 +67,7 @@ export const scaleCases: Case[] = [
 
         const { result: macroMs, stallMs: macroStall } = await longestStallDuring(async () => {
           const started = performance.now();
-          const macros = api.store.macros;
+          const macros = api.model.macros;
           const ms = performance.now() - started;
           assert.equal(macros.size, EXPLORERS);
           for (const macro of macros.values()) assert.equal(macro.instances, macro.expected, `${macro.explorer}: every expected instance averaged`);
@@ -79,31 +82,34 @@ export const scaleCases: Case[] = [
         const { result: panelMs, stallMs: panelStall } = await longestStallDuring(async () => {
           const started = performance.now();
           await vscode.commands.executeCommand('sweExplore.showLeaderboard');
-          const lb = api.leaderboard;
-          await until(() => lb.latest !== undefined && lb.latest.explorers.length === EXPLORERS && lb.rendered.explorers === EXPLORERS, 'the scale leaderboard to be drawn', 60000);
+          await until(() => recorder.posted<LeaderboardState>('leaderboard').state?.explorers.length === EXPLORERS && drawnExplorers() === EXPLORERS, 'the scale leaderboard to be drawn', 60000);
           return performance.now() - started;
         });
         timings['scale: Show Leaderboard → macros + per-repo + miss anatomy at B=500 drawn'] = panelMs;
-        timings["scale:   of which computing it in slices (rows' anatomy, then the two walks; target < 2000)"] = api.leaderboard.lastWarmMs;
-        timings['scale:   of which building the state from cached rows'] = api.leaderboard.lastBuildMs;
-        const { shown, ready, posted } = api.leaderboard.timeline;
-        timings['scale:   panel created → webview said ready'] = ready - shown;
-        timings['scale:   webview ready → state posted'] = posted - ready;
+        const warmMs = recorder.timing('leaderboard: rows scored in slices') ?? 0;
+        const buildMs = recorder.timing('leaderboard: state built') ?? 0;
+        timings["scale:   of which computing it in slices (rows' anatomy, then the two walks; target < 2000)"] = warmMs;
+        timings['scale:   of which building the state from cached rows'] = buildMs;
+        const ready = recorder.ready('leaderboard');
+        if (ready !== undefined) {
+          timings['scale:   panel created → webview said ready'] = ready.ms;
+          timings['scale:   webview ready → state posted'] = Math.max(0, recorder.posted('leaderboard').at - ready.at);
+        }
         timings['scale:   longest extension-host stall meanwhile (target < 100)'] = panelStall;
         // The issue's target is the computation (the two walks and the anatomy of every row); the
         // webview's own start-up in the workbench is reported beside it.
-        const computeMs = api.leaderboard.lastWarmMs + api.leaderboard.lastBuildMs;
+        const computeMs = warmMs + buildMs;
         assert.ok(computeMs < 2000, `computing the leaderboard took ${computeMs.toFixed(0)} ms (target < 2 s)`);
         assert.ok(panelStall < 250, `the extension host was blocked for ${panelStall.toFixed(0)} ms while the leaderboard was prepared`);
-        const board = api.store.leaderboard(500);
+        const board = api.model.leaderboard(500);
         assert.equal(board.scores.length, EXPLORERS);
         assert.equal(board.anatomy.length, EXPLORERS);
         await vscode.commands.executeCommand('workbench.action.closeAllEditors');
         // Once more, with the workbench settled: the panel is created again, the store's caches are warm.
         const again = performance.now();
-        const drawnBefore = api.leaderboard.rendered.count;
+        const drawnBefore = recorder.rendered('leaderboard').count;
         await vscode.commands.executeCommand('sweExplore.showLeaderboard');
-        await until(() => api.leaderboard.rendered.count > drawnBefore && api.leaderboard.rendered.explorers === EXPLORERS, 'the scale leaderboard to be drawn again', 60000);
+        await until(() => recorder.rendered('leaderboard').count > drawnBefore && drawnExplorers() === EXPLORERS, 'the scale leaderboard to be drawn again', 60000);
         timings['scale: Show Leaderboard again (panel re-created, caches warm) → drawn'] = performance.now() - again;
         await vscode.commands.executeCommand('workbench.action.closeAllEditors');
 
@@ -114,7 +120,7 @@ export const scaleCases: Case[] = [
         });
         timings['scale: Open Instance in the scale workspace'] = openInstanceMs;
 
-        const treeItems = api.instancesTree.treeItemCount - itemsBefore;
+        const treeItems = recorder.treeItems - itemsBefore;
         figures['scale: Instances tree items created (lazy: repos start collapsed above 200 instances)'] = String(treeItems);
         const heap = process.memoryUsage().heapUsed;
         figures['scale: extension-host heap used after open, counts, macros, leaderboard (target < 600 MB)'] = `${megabytes(heap).toFixed(0)} MB`;

@@ -2,9 +2,9 @@
 import * as assert from 'node:assert/strict';
 import * as vscode from 'vscode';
 import { MISS_CATEGORIES } from '../../src/core/missAnatomy';
-import { buildScoresState } from '../../src/extension/scoresState';
+import { buildScoresState } from '../../src/extension/scores/scoresState';
 import type { InspectorApi } from '../../src/extension/extension';
-import { until, type Case } from './support';
+import { recorder, until, type Case } from './support';
 
 const INSTANCE = 'acme__inventory-101';
 
@@ -12,7 +12,7 @@ async function openDemoInstance(api: InspectorApi): Promise<void> {
   api.store.select({ explorer: 'agent', budget: 500, profile: 'official', compareWith: undefined });
   if (api.store.selection.instanceId !== INSTANCE) await vscode.commands.executeCommand('sweExplore.openInstance', INSTANCE);
   await api.loader.ensureLineCounts(INSTANCE);
-  await until(() => api.store.view?.lineCountsReady === true, 'the line counts of the demo instance');
+  await until(() => api.model.view?.lineCountsReady === true, 'the line counts of the demo instance');
 }
 
 export const scoresCases: Case[] = [
@@ -20,8 +20,8 @@ export const scoresCases: Case[] = [
     name: "Scores state: the anatomy bar's counts are the store's miss anatomy and hit / core is Recall@B",
     run: async (api) => {
       await openDemoInstance(api);
-      const state = buildScoresState(api.store);
-      const anatomy = api.store.view!.anatomy;
+      const state = buildScoresState(api.model);
+      const anatomy = api.model.view!.anatomy;
       assert.ok(state.anatomy, 'the state carries an anatomy');
       assert.deepEqual(
         state.anatomy.categories.map((row) => [row.category, row.lines]),
@@ -35,17 +35,17 @@ export const scoresCases: Case[] = [
     name: 'Scores state: compare mode (agent vs bm25) shows both explorers exactly as scoreOf scores them, then stops',
     run: async (api) => {
       await openDemoInstance(api);
-      const updates = api.scoresView.updateCount;
+      const updates = recorder.paintsOf('scores');
       try {
         api.store.select({ explorer: 'agent', compareWith: 'bm25' });
-        const state = buildScoresState(api.store);
+        const state = buildScoresState(api.model);
         const compare = state.compare;
         assert.ok(compare, 'the state has a compare section');
         assert.equal(compare.a.explorer, 'agent');
         assert.equal(compare.b.explorer, 'bm25');
         assert.ok(compare.a.hasRow && compare.b.hasRow);
-        const a = api.store.scoreOf(INSTANCE, 'agent')!;
-        const b = api.store.scoreOf(INSTANCE, 'bm25')!;
+        const a = api.model.scoreOf(INSTANCE, 'agent')!;
+        const b = api.model.scoreOf(INSTANCE, 'bm25')!;
         assert.ok(a !== undefined && b !== undefined, 'both explorers are scored');
         assert.equal(compare.metrics.length, 17);
         for (const m of compare.metrics) {
@@ -53,17 +53,17 @@ export const scoresCases: Case[] = [
           assert.equal(m.b, b[m.name], `B ${m.name}`);
           assert.equal(m.delta, b[m.name] - a[m.name], `Δ ${m.name}`);
         }
-        const compared = api.store.view!.compared!;
+        const compared = api.model.view!.compared!;
         assert.equal(compare.b.ndcgAtBudget, compared.explanation.ndcg.ndcg);
         assert.deepEqual(
           compare.b.anatomy!.categories.map((row) => row.lines),
           MISS_CATEGORIES.map((category) => compared.anatomy.counts[category]),
         );
-        await until(() => api.scoresView.updateCount > updates, 'the Scores view to be sent the compare state');
+        await until(() => recorder.paintsOf('scores') > updates, 'the Scores view to be sent the compare state');
       } finally {
         api.store.select({ compareWith: undefined });
       }
-      assert.equal(buildScoresState(api.store).compare, null);
+      assert.equal(buildScoresState(api.model).compare, null);
     },
   },
   {

@@ -23,6 +23,7 @@ import * as path from 'node:path';
 import { lineSetFrom, type LineSet, type Removal } from '../../core';
 import { readLines } from '../io/lineReader';
 import { checkFolderChain, errnoCode, isWithin, kindOf } from '../io/paths';
+import { isRecord } from '../../shared/guards';
 import { ioProblem, type Problem } from '../io/problems';
 
 /** The folder, relative to the workspace root. */
@@ -117,10 +118,6 @@ export const EMPTY_AUDIT_FOLDER: AuditFolder = { events: [], effectiveRemovals: 
 
 type Fields = Record<string, unknown>;
 
-function isObject(value: unknown): value is Fields {
-  return typeof value === 'object' && value !== null && !Array.isArray(value);
-}
-
 /** Own property only: a key such as "__proto__" or "constructor" in data must not reach Object.prototype. */
 function field(value: Fields, key: string): unknown {
   return Object.hasOwn(value, key) ? value[key] : undefined;
@@ -131,7 +128,7 @@ const SHA_256_HEX = /^[0-9a-f]{64}$/;
 
 /** The first thing wrong with a parsed line, or the event. */
 function toEvent(value: unknown, location: EventLocation): AuditEvent | string {
-  if (!isObject(value)) return 'an event must be a JSON object';
+  if (!isRecord(value)) return 'an event must be a JSON object';
   if (field(value, 'v') !== AUDIT_SCHEMA_VERSION) return `unsupported schema version ${short(field(value, 'v'))} (this version reads v 1)`;
   const op = field(value, 'op');
   if (typeof op !== 'string') return '"op" must be a string';
@@ -209,7 +206,7 @@ class AuditLineParser {
     }
     const event = toEvent(value, { file, line: lineNumber });
     if (typeof event === 'string') {
-      const instanceId = isObject(value) ? field(value, 'instance_id') : undefined;
+      const instanceId = isRecord(value) ? field(value, 'instance_id') : undefined;
       this.problems.push({
         file,
         line: lineNumber,

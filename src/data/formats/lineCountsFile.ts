@@ -11,7 +11,8 @@ import { findJsonSyntaxError } from '../io/jsonScan';
 import { ioProblem, type Problem } from '../io/problems';
 import { formatIssuePath } from './records';
 import { readRegularFile } from '../io/regularFile';
-import { describeValue, isPlainObject } from './values';
+import { describeValue } from './values';
+import { isRecord } from '../../shared/guards';
 
 export interface LineCountsFile {
   /** instance id → path → line count. */
@@ -72,12 +73,12 @@ export function parseLineCounts(text: string, file = '<line-counts>'): LineCount
       ...(instanceId !== undefined ? { instanceId } : {}),
     });
   };
-  if (!isPlainObject(value)) {
+  if (!isRecord(value)) {
     problems.push({ file, line: 1, column: 1, severity: 'error', code: 'not-an-object', message: `expected {instance_id: {path: line_count}}, got ${describeValue(value)}` });
     return { counts, problems };
   }
   for (const [instanceId, perPath] of Object.entries(value)) {
-    if (!isPlainObject(perPath)) {
+    if (!isRecord(perPath)) {
       report([instanceId], `expected an object of path → line count, got ${describeValue(perPath)}`, instanceId);
       continue;
     }

@@ -6,7 +6,8 @@
  */
 import type { GroundTruth, Region } from '../../core/types';
 import type { BenchRecord, PredictionRow, RegionRecord } from './schemas';
-import { defineEntry, isPlainObject } from './values';
+import { defineEntry } from './values';
+import { isRecord } from '../../shared/guards';
 
 // Re-exported: callers have always found it here.
 export { describeValue } from './values';
@@ -73,7 +74,7 @@ export function formatIssuePath(path: readonly PropertyKey[]): string {
  * keyed by data (model names, metric names) accept the key, and zod's side keeps it too.
  */
 function isShaped(v: unknown): v is Record<string, unknown> {
-  return isPlainObject(v) && !Object.hasOwn(v, '__proto__');
+  return isRecord(v) && !Object.hasOwn(v, '__proto__');
 }
 
 function isInt(v: unknown): boolean {
@@ -95,7 +96,7 @@ function isString(v: unknown): boolean {
 }
 
 function isMapOf(v: unknown, item: (x: unknown) => boolean): boolean {
-  if (!isPlainObject(v)) return false;
+  if (!isRecord(v)) return false;
   for (const key in v) if (!isArrayOf(v[key], item)) return false;
   return true;
 }
@@ -134,7 +135,7 @@ export function fastParseBenchRecord(value: unknown): BenchRecord | undefined {
   const steps = value['read_step_info'];
   if (steps !== undefined && steps !== null && !isMapOf(steps, isReadStep)) return undefined;
   const meta = value['meta'];
-  if (meta !== undefined && meta !== null && !isPlainObject(meta)) return undefined;
+  if (meta !== undefined && meta !== null && !isRecord(meta)) return undefined;
   // Accepted: apply the same defaults as the schema.
   for (const key of ['read_core_files', 'modified_core_files', 'main_files']) gt[key] ??= [];
   for (const key of ['read_optional_files_map', 'read_optional_regions_map']) gt[key] ??= {};
@@ -148,7 +149,7 @@ export function fastParsePredictionRow(value: unknown): PredictionRow | undefine
   if (typeof value['explorer'] !== 'string' || !isArrayOf(value['regions'], isRegion)) return undefined;
   const metrics = value['metrics'];
   if (metrics !== undefined && metrics !== null) {
-    if (!isPlainObject(metrics)) return undefined;
+    if (!isRecord(metrics)) return undefined;
     for (const key in metrics) {
       const m = metrics[key];
       if (m !== null && (typeof m !== 'number' || !Number.isFinite(m))) return undefined;

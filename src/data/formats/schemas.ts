@@ -7,7 +7,8 @@
  * metric core cannot work with are rejected.
  */
 import { z } from 'zod';
-import { defineEntry, describeValue, isPlainObject } from './values';
+import { defineEntry, describeValue } from './values';
+import { isRecord } from '../../shared/guards';
 
 /**
  * Line numbers must be integers: `1.5` or `"3"` would make the interval arithmetic of the metric
@@ -57,7 +58,7 @@ function nullishRecordOf<T extends z.ZodType>(value: T) {
       // A plain object, like `JSON.parse` output (the fast path returns that); `defineEntry` makes a
       // `__proto__` key an own data property there too.
       const out: Record<string, z.output<T>> = {};
-      if (!isPlainObject(input)) {
+      if (!isRecord(input)) {
         ctx.addIssue({ code: 'invalid_type', expected: 'record', input, message: `Invalid input: expected record, received ${describeValue(input)}` });
         return out;
       }

@@ -1,17 +1,8 @@
 /**
- * Value helpers shared by every reader in `src/data`: one definition of "a JSON object" and one
- * wording for values in messages. No imports, so any module (zod-based or not) can use it
- * without creating an import cycle.
+ * Value helpers shared by every reader in `src/data`: one wording for values in messages. No
+ * imports, so any module (zod-based or not) can use it without creating an import cycle. ("A JSON
+ * object" is `isRecord` of src/shared/guards.ts, which every layer shares.)
  */
-
-/**
- * True for a JSON object (not `null`, not an array). An own `__proto__` key is an ordinary member
- * here: `JSON.parse` creates it as a data property, and data may legitimately use it as a map key
- * (a model called `__proto__`). Readers copy such maps into null-prototype objects.
- */
-export function isPlainObject(v: unknown): v is Record<string, unknown> {
-  return typeof v === 'object' && v !== null && !Array.isArray(v);
-}
 
 /** Short description of a JSON value for error messages: `string "3"`, `number 1.5`, `array`. */
 export function describeValue(value: unknown): string {

@@ -6,7 +6,7 @@
  * index is the builder's `step_idx`.
  */
 import type { Trajectory, TrajectoryFormat, TrajectoryInfo, TrajectoryMessage, TrajectoryToolCall } from '../../core/trajectories/types';
-import { isPlainObject } from '../formats/values';
+import { isRecord } from '../../shared/guards';
 import type { TrajectoryContent, TrajectoryReader } from './reader';
 
 /** Thrown by a reader for content it recognised but cannot read (the registry reports it as a problem). */
@@ -15,16 +15,16 @@ export class TrajectoryReadError extends Error {}
 function objectAt(value: unknown, ...keys: string[]): Record<string, unknown> | undefined {
   let at = value;
   for (const key of keys) {
-    if (!isPlainObject(at) || !Object.hasOwn(at, key)) return undefined;
+    if (!isRecord(at) || !Object.hasOwn(at, key)) return undefined;
     at = at[key];
   }
-  return isPlainObject(at) ? at : undefined;
+  return isRecord(at) ? at : undefined;
 }
 
 function textAt(value: unknown, ...keys: string[]): string | undefined {
   let at = value;
   for (const key of keys) {
-    if (!isPlainObject(at) || !Object.hasOwn(at, key)) return undefined;
+    if (!isRecord(at) || !Object.hasOwn(at, key)) return undefined;
     at = at[key];
   }
   return typeof at === 'string' && at !== '' ? at : undefined;
@@ -54,7 +54,7 @@ export function trajectoryInfoOf(top: Record<string, unknown>): TrajectoryInfo {
 function toolCallOf(item: unknown): TrajectoryToolCall {
   const fn = objectAt(item, 'function');
   const name = fn !== undefined && typeof fn['name'] === 'string' ? fn['name'] : '';
-  const id = isPlainObject(item) && typeof item['id'] === 'string' ? item['id'] : undefined;
+  const id = isRecord(item) && typeof item['id'] === 'string' ? item['id'] : undefined;
   return { name, arguments: fn !== undefined && Object.hasOwn(fn, 'arguments') ? fn['arguments'] : undefined, ...(id === undefined ? {} : { id }) };
 }
 
@@ -68,12 +68,12 @@ export function messageOf(item: Record<string, unknown>): TrajectoryMessage {
 /** The builder's `[dict(m) for m in traj if isinstance(m, dict)]` over a list; anything else has no messages. */
 function messagesOf(list: unknown): TrajectoryMessage[] {
   const out: TrajectoryMessage[] = [];
-  if (Array.isArray(list)) for (const item of list) if (isPlainObject(item)) out.push(messageOf(item));
+  if (Array.isArray(list)) for (const item of list) if (isRecord(item)) out.push(messageOf(item));
   return out;
 }
 
 function topObject(content: TrajectoryContent): Record<string, unknown> | undefined {
-  return content.kind === 'json' && isPlainObject(content.value) ? content.value : undefined;
+  return content.kind === 'json' && isRecord(content.value) ? content.value : undefined;
 }
 
 function mustBeObject(content: TrajectoryContent, file: string): Record<string, unknown> {
@@ -85,7 +85,7 @@ function mustBeObject(content: TrajectoryContent, file: string): Record<string, 
 function droppedItemsNote(list: unknown, field: string): string[] {
   if (!Array.isArray(list)) return [];
   let dropped = 0;
-  for (const item of list) if (!isPlainObject(item)) dropped++;
+  for (const item of list) if (!isRecord(item)) dropped++;
   return dropped === 0 ? [] : [`${dropped} item(s) of "${field}" are not objects and were dropped before indexing, as the builder drops them (step indexes count objects only).`];
 }
 
@@ -106,7 +106,7 @@ export const unifiedReader: TrajectoryReader = {
       throw new TrajectoryReadError(`${file}: "traj" is ${traj === null ? 'null' : typeof traj}, which the builder cannot read (it skips the file)`);
     const notes = droppedItemsNote(traj, 'traj');
     if (!Array.isArray(traj)) notes.push('"traj" is not a list: the run has no messages (as for the builder), which empties the core of its instance.');
-    if (Object.hasOwn(top, 'info') && !isPlainObject(top['info']) && top['info'] !== null) notes.push('"info" is not an object and was ignored.');
+    if (Object.hasOwn(top, 'info') && !isRecord(top['info']) && top['info'] !== null) notes.push('"info" is not an object and was ignored.');
     return { format: 'swe-explore-unified', info: trajectoryInfoOf(top), messages: messagesOf(traj), notes };
   },
 };
@@ -121,7 +121,7 @@ export const unifiedWithoutTrajReader: TrajectoryReader = {
   description: 'SWE-Explore unified trajectory without "traj" (zero messages, as the builder reads it)',
   sniff(content) {
     const top = topObject(content);
-    return top !== undefined && isPlainObject(top['info']);
+    return top !== undefined && isRecord(top['info']);
   },
   read(content, file) {
     const top = mustBeObject(content, file);

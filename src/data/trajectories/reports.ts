@@ -15,7 +15,7 @@
  */
 import { stat } from 'node:fs/promises';
 import * as path from 'node:path';
-import { isPlainObject } from '../formats/values';
+import { isRecord } from '../../shared/guards';
 import { ioProblem, type Problem } from '../io/problems';
 import { readRegularFile } from '../io/regularFile';
 import { isPlainName, keyMatchesRun } from './locate';
@@ -61,8 +61,8 @@ function resolvedFlag(value: unknown): RunResolution | undefined {
 
 /** What one report (per-run or multi-run) says about one instance. */
 export function resolutionInReport(report: unknown, instanceId: string): RunResolution | undefined {
-  if (!isPlainObject(report)) return undefined;
-  if (Object.hasOwn(report, instanceId) && isPlainObject(report[instanceId])) {
+  if (!isRecord(report)) return undefined;
+  if (Object.hasOwn(report, instanceId) && isRecord(report[instanceId])) {
     const flag = resolvedFlag((report[instanceId] as Record<string, unknown>)['resolved']);
     if (flag !== undefined) return flag;
   }

@@ -7,13 +7,18 @@ import * as vscode from 'vscode';
 import { rangeIntersectionSize, type IntervalSet } from '../../core';
 import { acceptEvent, fileTextSha, removeEvent, resolveInSnapshot, restoreEvent, type RemoveEvent } from '../../data';
 import { safeNotificationText as safe } from '../../shared/escape';
-import { snapshotPathOf } from '../snapshot';
-import type { InstanceView, Store } from '../store';
-import type { InstancesTreeProvider } from '../trees';
+import { isRecord } from '../../shared/guards';
+import { capitalised, layerPhrase } from '../../shared/texts';
+import { snapshotPathOf } from '../base/snapshot';
+import type { InstanceView } from '../model/instanceView';
+import type { InspectorModel } from '../model/model';
+import { auditStatusOf, removalsOf } from '../state/auditState';
+import type { InstancesTreeProvider } from '../trees/instancesTree';
 import { readReasons, type AuditController } from './auditController';
+import { COMMANDS } from '../base/ids';
 
 interface Services {
-  readonly store: Store;
+  readonly model: InspectorModel;
   readonly audit: AuditController;
   readonly instancesTree: InstancesTreeProvider;
   readonly whenLoaded: () => Promise<void>;
@@ -31,10 +36,6 @@ interface Span {
 interface Layer {
   readonly layer: 'core' | 'optional';
   readonly model: string | null;
-}
-
-function isRecord(value: unknown): value is Record<string, unknown> {
-  return typeof value === 'object' && value !== null && !Array.isArray(value);
 }
 
 /**
@@ -89,10 +90,6 @@ function layersOf(view: InstanceView, span: Span): Layer[] {
   return out;
 }
 
-function describeLayer(layer: Layer): string {
-  return layer.layer === 'core' ? 'core' : `optional · ${layer.model ?? 'every model'}`;
-}
-
 /** The removed text's hash, streamed from the file on disk (what drift checks compare against). */
 async function shaOf(view: InstanceView, span: Span): Promise<string | null> {
   const root = view.instance.snapshotRoot;
@@ -107,10 +104,11 @@ async function shaOf(view: InstanceView, span: Span): Promise<string | null> {
 }
 
 export function registerAuditCommands(services: Services): vscode.Disposable[] {
-  const { store, audit, instancesTree, whenLoaded } = services;
+  const { model, audit, instancesTree, whenLoaded } = services;
+  const { store } = model;
 
   const requireView = (): InstanceView | undefined => {
-    const view = store.view;
+    const view = model.view;
     if (view === undefined) void vscode.window.showInformationMessage('SWE-Explore: open an instance first ("SWE-Explore: Open Instance").');
     return view;
   };
@@ -149,7 +147,7 @@ export function registerAuditCommands(services: Services): vscode.Disposable[] {
       else {
         const picked = await vscode.window.showQuickPick(
           layers.map((l) => ({
-            label: l.layer === 'core' ? 'Core' : safe(`Optional · ${l.model ?? 'every model'}`),
+            label: safe(capitalised(layerPhrase(l.layer, l.model))),
             description: l.layer === 'core' ? 'the gold core regions' : "this model's optional regions",
             layer: l,
           })),
@@ -165,7 +163,7 @@ export function registerAuditCommands(services: Services): vscode.Disposable[] {
     if (reason === undefined) {
       const picked = await vscode.window.showQuickPick(
         readReasons().map((r) => ({ label: safe(r), reason: r })),
-        { title: `SWE-Explore: reason for removing ${safe(span.path)} ${span.start}–${span.end} from ${safe(describeLayer(layer))}`, placeHolder: 'Why is this span not needed?' },
+        { title: `SWE-Explore: reason for removing ${safe(span.path)} ${span.start}–${span.end} from ${safe(layerPhrase(layer.layer, layer.model))}`, placeHolder: 'Why is this span not needed?' },
       );
       if (picked === undefined) return;
       reason = picked.reason;
@@ -204,7 +202,7 @@ export function registerAuditCommands(services: Services): vscode.Disposable[] {
     await whenLoaded();
     const view = requireView();
     if (view === undefined) return;
-    const removals = view.removals;
+    const removals = removalsOf(store.audit, view.instance.instanceId);
     const wanted = typeof arg === 'string' ? arg : isRecord(arg) && typeof arg['removalId'] === 'string' ? arg['removalId'] : undefined;
     let target: RemoveEvent | undefined = wanted === undefined ? undefined : removals.find((r) => r.id === wanted);
     if (target === undefined) {
@@ -215,7 +213,7 @@ export function registerAuditCommands(services: Services): vscode.Disposable[] {
       const picked = await vscode.window.showQuickPick(
         removals.map((r) => ({
           label: safe(`${r.path}:${r.start}–${r.end}`),
-          description: safe(`${r.layer === 'core' ? 'core' : `optional · ${r.model ?? 'every model'}`} · ${r.reason} · ${r.author}`),
+          description: safe(`${layerPhrase(r.layer, r.model)} · ${r.reason} · ${r.author}`),
           detail: r.note === null ? undefined : safe(r.note),
           removal: r,
         })),
@@ -248,8 +246,8 @@ export function registerAuditCommands(services: Services): vscode.Disposable[] {
     const start = ids.indexOf(store.selection.instanceId ?? '');
     for (let step = 1; step <= ids.length; step++) {
       const id = ids[(start + step + ids.length) % ids.length]!;
-      if (store.auditStatusOf(id) === 'unaudited' && id !== store.selection.instanceId) {
-        await vscode.commands.executeCommand('sweExplore.openInstance', id);
+      if (auditStatusOf(store.audit, id) === 'unaudited' && id !== store.selection.instanceId) {
+        await vscode.commands.executeCommand(COMMANDS.openInstance, id);
         return;
       }
     }
@@ -257,15 +255,10 @@ export function registerAuditCommands(services: Services): vscode.Disposable[] {
   };
 
   return [
-    vscode.commands.registerCommand('sweExplore.removeSpan', (arg?: unknown) => removeSpan(arg, true)),
-    vscode.commands.registerCommand('sweExplore.removeSpanWithLastReason', (arg?: unknown) => removeSpan(arg, false)),
-    vscode.commands.registerCommand('sweExplore.restoreSpan', restoreSpan),
-    vscode.commands.registerCommand('sweExplore.acceptInstance', acceptInstance),
-    vscode.commands.registerCommand('sweExplore.nextUnauditedInstance', nextUnaudited),
+    vscode.commands.registerCommand(COMMANDS.removeSpan, (arg?: unknown) => removeSpan(arg, true)),
+    vscode.commands.registerCommand(COMMANDS.removeSpanWithLastReason, (arg?: unknown) => removeSpan(arg, false)),
+    vscode.commands.registerCommand(COMMANDS.restoreSpan, restoreSpan),
+    vscode.commands.registerCommand(COMMANDS.acceptInstance, acceptInstance),
+    vscode.commands.registerCommand(COMMANDS.nextUnauditedInstance, nextUnaudited),
   ];
-}
-
-/** Whether a line of a path lies in one of the instance's effective removals (hover, decorations). */
-export function removalsAt(view: InstanceView, path: string, line: number): RemoveEvent[] {
-  return view.removals.filter((r) => r.path === path && r.start <= line && line <= r.end);
 }

@@ -6,27 +6,30 @@
 import * as path from 'node:path';
 import * as vscode from 'vscode';
 import { AUDIT_FOLDER, appendAuditEvent, checkAuditAgainstBench, defaultAuthor, readAuditFolder, sanitizeAuthor, REMOVAL_REASONS, type AuditWireEvent, type Problem } from '../../data';
-import { Disposable } from '../lifecycle';
-import { toAuditState, type Store } from '../store';
+import { Debounced } from '../base/debounce';
+import { SETTING_GROUPS, SETTINGS, SETTINGS_SECTION } from '../base/ids';
+import { Disposable } from '../base/lifecycle';
+import { toAuditState } from '../state/auditState';
+import type { Store } from '../state/store';
 
 const REFRESH_DEBOUNCE_MS = 100;
 
 /** `sweExplore.audit.author`: empty means `git config user.name`, else the OS user. */
 function configuredAuthor(): string {
-  const value = vscode.workspace.getConfiguration('sweExplore').get<unknown>('audit.author');
+  const value = vscode.workspace.getConfiguration(SETTINGS_SECTION).get<unknown>(SETTINGS.auditAuthor);
   return typeof value === 'string' ? value.trim() : '';
 }
 
 /** `sweExplore.audit.reasons`, falling back to the built-in list when the setting is unusable. */
 export function readReasons(): string[] {
-  const value = vscode.workspace.getConfiguration('sweExplore').get<unknown>('audit.reasons');
+  const value = vscode.workspace.getConfiguration(SETTINGS_SECTION).get<unknown>(SETTINGS.auditReasons);
   const reasons = Array.isArray(value) ? value.filter((v): v is string => typeof v === 'string' && v.trim() !== '').map((v) => v.trim()) : [];
   return reasons.length > 0 ? [...new Set(reasons)] : [...REMOVAL_REASONS];
 }
 
 export class AuditController extends Disposable {
   private generation = 0;
-  private timer: ReturnType<typeof setTimeout> | undefined;
+  private readonly refreshSoon = this.register(new Debounced(REFRESH_DEBOUNCE_MS, () => void this.refresh()));
   private authorCache: string | undefined;
   private problemsValue: readonly Problem[] = [];
   private readonly problemsChanged = this.register(new vscode.EventEmitter<readonly Problem[]>());
@@ -54,10 +57,9 @@ export class AuditController extends Disposable {
     );
     this.register(
       vscode.workspace.onDidChangeConfiguration((event) => {
-        if (event.affectsConfiguration('sweExplore.audit.author')) this.authorCache = undefined;
+        if (event.affectsConfiguration(SETTING_GROUPS.auditAuthor)) this.authorCache = undefined;
       }),
     );
-    this.register({ dispose: () => this.timer !== undefined && clearTimeout(this.timer) });
   }
 
   /** `<workspace folder>/.swe-explore/audit`, or undefined without a folder. */
@@ -107,11 +109,7 @@ export class AuditController extends Disposable {
   }
 
   scheduleRefresh(): void {
-    if (this.timer !== undefined) clearTimeout(this.timer);
-    this.timer = setTimeout(() => {
-      this.timer = undefined;
-      void this.refresh();
-    }, REFRESH_DEBOUNCE_MS);
+    this.refreshSoon.schedule();
   }
 
   /** Reads every author's file, checks drift against the snapshots and hands the result to the store. */

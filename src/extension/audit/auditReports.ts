@@ -7,8 +7,9 @@ import * as path from 'node:path';
 import * as vscode from 'vscode';
 import { computeAuditImpact, exportTargetRefusal, LineCountCache, loadAudit, renderImpactMarkdown, writeCorrectedBench, writeFileAtomically, type Problem } from '../../data';
 import { safeNotificationText as safe } from '../../shared/escape';
-import type { Store } from '../store';
+import type { Store } from '../state/store';
 import type { AuditController } from './auditController';
+import { COMMANDS, WORKBENCH_COMMANDS } from '../base/ids';
 
 interface Services {
   readonly store: Store;
@@ -89,8 +90,8 @@ export function registerAuditReports(services: Services): vscode.Disposable[] {
     });
     const document = await vscode.workspace.openTextDocument({ language: 'markdown', content: markdown });
     await vscode.window.showTextDocument(document, { preview: true });
-    await vscode.commands.executeCommand('markdown.showPreviewToSide', document.uri).then(undefined, () => undefined);
+    await vscode.commands.executeCommand(WORKBENCH_COMMANDS.markdownPreviewToSide, document.uri).then(undefined, () => undefined);
   };
 
-  return [vscode.commands.registerCommand('sweExplore.exportCorrectedBench', exportBench), vscode.commands.registerCommand('sweExplore.showAuditImpact', showImpact)];
+  return [vscode.commands.registerCommand(COMMANDS.exportCorrectedBench, exportBench), vscode.commands.registerCommand(COMMANDS.showAuditImpact, showImpact)];
 }

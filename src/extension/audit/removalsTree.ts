@@ -1,7 +1,11 @@
 import * as vscode from 'vscode';
 import { safeNotificationText as safe } from '../../shared/escape';
-import { Disposable } from '../lifecycle';
-import { changesView, type Store } from '../store';
+import { layerPhrase } from '../../shared/texts';
+import { ViewPainter } from '../base/viewPainter';
+import type { Probe } from '../base/probe';
+import type { InspectorModel } from '../model/model';
+import { removalsOf } from '../state/auditState';
+import { COMMANDS, TREE_ITEMS } from '../base/ids';
 
 /** A Removals tree item; `removalId` is what `sweExplore.restoreSpan` takes from the context menu. */
 export interface RemovalNode {
@@ -9,27 +13,29 @@ export interface RemovalNode {
 }
 
 /** The open instance's effective removals, with reason, author and drift; restore from the context menu. */
-export class RemovalsTreeProvider extends Disposable implements vscode.TreeDataProvider<RemovalNode> {
+export class RemovalsTreeProvider extends ViewPainter implements vscode.TreeDataProvider<RemovalNode> {
   private readonly changed = this.register(new vscode.EventEmitter<RemovalNode | undefined>());
   readonly onDidChangeTreeData = this.changed.event;
   private view: vscode.TreeView<RemovalNode> | undefined;
 
-  constructor(private readonly store: Store) {
-    super();
-    this.register(
-      store.onDidChange((change) => {
-        if (changesView(change)) this.refresh();
-      }),
-    );
+  constructor(
+    private readonly model: InspectorModel,
+    probe: Probe,
+  ) {
+    super(model, probe, 'removalsTree');
   }
 
   /** The tree view, so that its message can say what an empty list means. */
   attach(view: vscode.TreeView<RemovalNode>): void {
     this.view = view;
-    this.refresh();
+    this.paint();
   }
 
-  private refresh(): void {
+  private get store(): InspectorModel['store'] {
+    return this.model.store;
+  }
+
+  protected paint(): void {
     this.changed.fire(undefined);
     if (this.view === undefined) return;
     const id = this.store.selection.instanceId;
@@ -37,7 +43,7 @@ export class RemovalsTreeProvider extends Disposable implements vscode.TreeDataP
       this.view.message = 'Open an instance to see its removals.';
       return;
     }
-    const removals = this.store.removalsOf(id).length;
+    const removals = removalsOf(this.store.audit, id).length;
     const accepted = this.store.audit.folder.accepted.filter((a) => a.instanceId === id).map((a) => a.author);
     const parts: string[] = [];
     if (removals === 0) parts.push('No removals.');
@@ -49,15 +55,15 @@ export class RemovalsTreeProvider extends Disposable implements vscode.TreeDataP
   getChildren(node?: RemovalNode): RemovalNode[] {
     if (node !== undefined) return [];
     const id = this.store.selection.instanceId;
-    return id === undefined ? [] : this.store.removalsOf(id).map((r) => ({ removalId: r.id }));
+    return id === undefined ? [] : removalsOf(this.store.audit, id).map((r) => ({ removalId: r.id }));
   }
 
   getTreeItem(node: RemovalNode): vscode.TreeItem {
     const id = this.store.selection.instanceId ?? '';
-    const removal = this.store.removalsOf(id).find((r) => r.id === node.removalId);
+    const removal = removalsOf(this.store.audit, id).find((r) => r.id === node.removalId);
     if (removal === undefined) return new vscode.TreeItem('(gone)');
     const drifted = this.store.audit.drifted.has(removal.id);
-    const layer = removal.layer === 'core' ? 'core' : `optional · ${removal.model ?? 'every model'}`;
+    const layer = layerPhrase(removal.layer, removal.model);
     const item = new vscode.TreeItem(safe(`${removal.path}:${removal.start}–${removal.end}`));
     item.id = `removal:${removal.id}`;
     item.description = safe(`${layer} · ${removal.reason} · ${removal.author}${drifted ? ' · ⚠ drifted' : ''}`);
@@ -68,8 +74,8 @@ export class RemovalsTreeProvider extends Disposable implements vscode.TreeDataP
     );
     item.tooltip = tooltip;
     item.iconPath = new vscode.ThemeIcon(drifted ? 'warning' : 'close');
-    item.contextValue = 'sweExplore.removal';
-    item.command = { command: 'sweExplore.revealRegion', title: 'Reveal', arguments: [{ kind: 'place', path: removal.path, start: removal.start, end: removal.end }] };
+    item.contextValue = TREE_ITEMS.removal;
+    item.command = { command: COMMANDS.revealRegion, title: 'Reveal', arguments: [{ kind: 'place', path: removal.path, start: removal.start, end: removal.end }] };
     return item;
   }
 }

@@ -1,21 +1,17 @@
-/** Compare mode: `sweExplore.compareExplorers`, `stopComparing`, `next/previousDifference`. */
+/**
+ * Compare mode: `sweExplore.compareExplorers`, `stopComparing`, `next/previousDifference`. Starting
+ * and stopping only change the selection; the model's change event repaints every surface once.
+ */
 import * as vscode from 'vscode';
-import type { DifferenceSpan } from '../../core';
-import { resolveInSnapshot, RESOLVE_FAILURE_TEXT } from '../../data';
 import { safeNotificationText as safe } from '../../shared/escape';
-import type { DecorationController } from '../decorations';
-import { lineRange } from '../ranges';
-import { snapshotPathOf } from '../snapshot';
-import type { Store } from '../store';
-import { compareOf } from './compareView';
+import { activeCursor, openSnapshotPlace } from '../base/navigation';
+import { nextPlace } from '../base/places';
+import type { InspectorModel } from '../model/model';
+import { COMPARE } from '../model/slices/compare';
+import { COMMANDS, CONTEXT_KEYS, WORKBENCH_COMMANDS } from '../base/ids';
 
-export interface CompareServices {
-  readonly store: Store;
-  readonly decorations: DecorationController;
-}
-
-export function registerCompare(services: CompareServices): vscode.Disposable[] {
-  const { store, decorations } = services;
+export function registerCompare(model: InspectorModel): vscode.Disposable[] {
+  const { store } = model;
 
   // Keybindings and palette entries of compare mode apply only while comparing.
   let comparing: boolean | undefined;
@@ -23,7 +19,7 @@ export function registerCompare(services: CompareServices): vscode.Disposable[] 
     const now = store.selection.compareWith !== undefined;
     if (now === comparing) return;
     comparing = now;
-    void vscode.commands.executeCommand('setContext', 'sweExplore.comparing', now);
+    void vscode.commands.executeCommand(WORKBENCH_COMMANDS.setContext, CONTEXT_KEYS.comparing, now);
   };
   updateContext();
 
@@ -44,29 +40,12 @@ export function registerCompare(services: CompareServices): vscode.Disposable[] 
       return;
     }
     store.select({ explorer: a, compareWith: b });
-    decorations.paintAll();
-  };
-
-  const openPlace = async (span: DifferenceSpan): Promise<void> => {
-    const view = store.view;
-    const root = view?.instance.snapshotRoot;
-    if (view === undefined || root === undefined) return;
-    // Only the real path that was checked to lie inside the snapshot is opened.
-    const resolved = await resolveInSnapshot(root, span.path);
-    if (!resolved.ok) {
-      void vscode.window.showWarningMessage(`SWE-Explore: ${safe(span.path)} ${RESOLVE_FAILURE_TEXT[resolved.reason]} (${safe(view.instance.instanceId)}).`);
-      return;
-    }
-    const document = await vscode.workspace.openTextDocument(vscode.Uri.file(resolved.real));
-    const range = lineRange(span.start, span.end, document);
-    const editor = await vscode.window.showTextDocument(document, { preview: false, selection: new vscode.Selection(range.start, range.start) });
-    editor.revealRange(range, vscode.TextEditorRevealType.InCenterIfOutsideViewport);
   };
 
   /** The next/previous difference span after the cursor, across the instance's files, wrapping. */
   const stepDifference = async (direction: 1 | -1): Promise<void> => {
-    const view = store.view;
-    const compare = compareOf(view);
+    const view = model.view;
+    const compare = model.slice(COMPARE);
     if (view === undefined || compare === undefined) {
       void vscode.window.showInformationMessage('SWE-Explore: not comparing explorers; run "Compare Two Explorers Line by Line…" first.');
       return;
@@ -79,33 +58,17 @@ export function registerCompare(services: CompareServices): vscode.Disposable[] 
       );
       return;
     }
-    // Positions compare by path (code-unit order, as the spans are sorted), then line. A span past
-    // the end of its file opens at the last line: compare where the cursor lands, so "next" does
-    // not keep returning to the same past-EOF span.
-    const landing = (span: DifferenceSpan): number => Math.min(span.start, view.prepared.knownLineCounts.get(span.path) ?? span.start);
-    const before = (path: string, line: number, otherPath: string, otherLine: number): boolean => path < otherPath || (path === otherPath && line < otherLine);
-    const editor = vscode.window.activeTextEditor;
-    const path = editor === undefined ? undefined : snapshotPathOf(view, editor.document.uri);
-    const line = editor === undefined ? 0 : editor.selection.active.line + 1;
-    let target: DifferenceSpan | undefined;
-    if (path !== undefined) {
-      if (direction === 1) target = spans.find((s) => before(path, line, s.path, landing(s)));
-      else for (const s of spans) if (before(s.path, landing(s), path, line)) target = s;
-    }
-    // Outside the snapshot, or past the last (before the first) difference: wrap around.
-    target ??= direction === 1 ? spans[0]! : spans[spans.length - 1]!;
-    await openPlace(target);
+    // Differences follow each other by path (code-unit order, as compareReach sorts them), then line.
+    const target = nextPlace(spans, activeCursor(view), direction, { files: 'path', landing: (s) => Math.min(s.start, view.prepared.knownLineCounts.get(s.path) ?? s.start) });
+    if (target !== undefined) await openSnapshotPlace(view.instance, target);
   };
 
   return [
     store.onDidChange(updateContext),
-    vscode.commands.registerCommand('sweExplore.compareExplorers', compareExplorers),
-    vscode.commands.registerCommand('sweExplore.stopComparing', () => {
-      store.select({ compareWith: undefined });
-      decorations.paintAll();
-    }),
-    vscode.commands.registerCommand('sweExplore.nextDifference', () => stepDifference(1)),
-    vscode.commands.registerCommand('sweExplore.previousDifference', () => stepDifference(-1)),
+    vscode.commands.registerCommand(COMMANDS.compareExplorers, compareExplorers),
+    vscode.commands.registerCommand(COMMANDS.stopComparing, () => store.select({ compareWith: undefined })),
+    vscode.commands.registerCommand(COMMANDS.nextDifference, () => stepDifference(1)),
+    vscode.commands.registerCommand(COMMANDS.previousDifference, () => stepDifference(-1)),
   ];
 }
 

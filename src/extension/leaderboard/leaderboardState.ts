@@ -7,7 +7,7 @@ import type { LeaderboardAnatomy, LeaderboardScores, MetricValues } from '../../
 import { csvNumberCell, csvTextCell, escapeMarkdownText } from '../../shared/escape';
 import { LEADERBOARD_COLUMNS, leaderboardCaption, type LeaderboardAnatomyRow, type LeaderboardExplorerRow, type LeaderboardState, type MetricValueMap } from '../../shared/leaderboardProtocol';
 import { METRIC_INFO } from '../../shared/metricInfo';
-import type { Store } from '../store';
+import type { InspectorModel } from '../model/model';
 
 function valuesOf(macro: MetricValues): MetricValueMap {
   const out = {} as Record<OfficialMetricName, number>;
@@ -48,8 +48,9 @@ export interface LeaderboardLayout {
 
 export const NO_REPO_ROWS: LeaderboardLayout = { expanded: new Set(), matrix: false };
 
-/** The webview's state: the store's leaderboard at the selection's profile, top-k and budget. */
-export function buildLeaderboardState(store: Store, focusMetric: OfficialMetricName | null = null, layout: LeaderboardLayout = NO_REPO_ROWS): LeaderboardState {
+/** The webview's state: the model's leaderboard at the selection's ground truth, profile, top-k and budget. */
+export function buildLeaderboardState(model: InspectorModel, focusMetric: OfficialMetricName | null = null, layout: LeaderboardLayout = NO_REPO_ROWS): LeaderboardState {
+  const { store } = model;
   const { selection } = store;
   const ids = store.instanceIds;
   let done = 0;
@@ -70,7 +71,7 @@ export function buildLeaderboardState(store: Store, focusMetric: OfficialMetricN
     const message = ids.length === 0 ? 'No bench file loaded. Open a folder with a bench .jsonl and prediction files.' : 'No prediction files loaded: nothing to rank.';
     return { ...base, status: 'empty', message, explorers: [] };
   }
-  const board = store.leaderboard(selection.budget);
+  const board = model.leaderboard(selection.budget);
   const anatomy = new Map(board.anatomy.map((a) => [a.explorer, a]));
   return { ...base, status: 'ready', message: '', explorers: board.scores.map((s) => explorerRow(s, anatomy.get(s.explorer), layout.matrix || layout.expanded.has(s.explorer))) };
 }

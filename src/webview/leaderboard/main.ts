@@ -6,7 +6,7 @@
  */
 import { LEADERBOARD_COLUMNS, parseToLeaderboardWebview, type FromLeaderboardWebview, type LeaderboardState } from '../../shared/leaderboardProtocol';
 import { isRecord } from '../../shared/guards';
-import { ANATOMY_CATEGORIES } from '../../shared/protocol';
+import { ANATOMY_CATEGORIES } from '../../shared/anatomy';
 import { bootWebview } from '../boot';
 import { createLeaderboardView, defaultUi, type LeaderboardUi } from './renderLeaderboard';
 

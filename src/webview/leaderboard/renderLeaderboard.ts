@@ -5,11 +5,9 @@
  * repo, instance id) goes through `el`, i.e. text nodes only. Cells carry `data-explorer`,
  * `data-metric`, `data-value` (full precision) and, in per-repo cells, `data-repo`.
  */
-import type { MissCategory } from '../../core/missAnatomy';
-import type { OfficialMetricName } from '../../core/types';
 import { LEADERBOARD_COLUMNS, leaderboardCaption, type FromLeaderboardWebview, type LeaderboardExplorerRow, type LeaderboardState, type MetricValueMap } from '../../shared/leaderboardProtocol';
-import { METRIC_INFO } from '../../shared/metricInfo';
-import { ANATOMY_CATEGORIES, ANATOMY_INFO } from '../../shared/protocol';
+import { METRIC_INFO, type OfficialMetricName } from '../../shared/metricInfo';
+import { ANATOMY_CATEGORIES, ANATOMY_INFO, type MissCategory } from '../../shared/anatomy';
 import { el } from '../dom';
 import { fmt3, fmtCount } from '../format';
 

@@ -1,7 +1,7 @@
 import { describe, it } from 'node:test';
 import assert from 'node:assert/strict';
 import fc from 'fast-check';
-import { computeProvenance, describeReaders, trajectoryCountOf, type ReadStepInfo } from '../../../src/core/provenance';
+import { computeProvenance, trajectoryCountOf, type ReadStepInfo } from '../../../src/core/provenance';
 import type { IntervalSet, Region } from '../../../src/core/index';
 import { naiveResolve } from '../support/core-naive';
 
@@ -115,15 +115,6 @@ describe('computeProvenance: hand-computed case', () => {
       ],
     );
     assert.equal(p.leaveOneOut('unknown'), null);
-  });
-
-  it('hover text', () => {
-    const run = p.runAt('a.py', 10)!;
-    assert.equal(
-      describeReaders(run.readBy, p.trajectoryCount, (t) => t.split('/').pop()!),
-      'read by 2 of 3 trajectories: t1.json, t2.json',
-    );
-    assert.equal(describeReaders([], 3), 'read by none of 3 trajectories');
   });
 });
 

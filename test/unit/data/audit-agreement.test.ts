@@ -10,7 +10,7 @@ import { computeAuditImpact, loadAudit } from '../../../src/data/audit/workspace
 import { LineCountCache } from '../../../src/data/workspace/lineCounts';
 import type { Problem } from '../../../src/data/io/problems';
 import { loadWorkspace } from '../../../src/data/workspace/workspace';
-import { agreementEntries } from '../../../src/extension/instanceState';
+import { agreementEntries } from '../../../src/extension/instance/instanceState';
 
 let dir: string;
 let bench: string;

@@ -11,21 +11,23 @@ import * as assert from 'node:assert/strict';
 import { MISS_CATEGORIES, OFFICIAL_METRIC_NAMES, prepareGroundTruth } from '../../../src/core';
 import { instanceLineCounts, LEADERBOARD_TOP_INSTANCES, LineCountCache, leaderboardOfModel, loadWorkspace, missesOfWorkspaceModel, referencedPaths, type Leaderboard } from '../../../src/data';
 import { scoreWorkspace } from '../../../src/cli/scoreWorkspace';
-import { Store } from '../../../src/extension/store';
+import { InspectorModel } from '../../../src/extension/model/model';
+import { Store } from '../../../src/extension/state/store';
 
 const DEMO = path.resolve(__dirname, '..', '..', '..', 'demo');
 const BENCH = path.join(DEMO, 'bench.jsonl');
 const PREDS = ['agent', 'bm25', 'localizer'].map((e) => path.join(DEMO, 'results', e, 'top5.jsonl'));
 
-async function demoStore(profile: 'official' | 'snapshot', budget: number): Promise<Store> {
-  const model = await loadWorkspace({ benchFile: BENCH, predictionFiles: PREDS });
+async function demoModel(profile: 'official' | 'snapshot', budget: number): Promise<InspectorModel> {
+  const workspace = await loadWorkspace({ benchFile: BENCH, predictionFiles: PREDS });
   const store = new Store({ budget, profile, topK: 5 });
-  store.setData(model);
+  const model = new InspectorModel(store);
+  store.setData(workspace);
   const cache = new LineCountCache();
   const counts = new Map<string, ReadonlyMap<string, number>>();
-  for (const entry of model.instances.values()) counts.set(entry.instanceId, (await instanceLineCounts(model, entry, referencedPaths(model, entry), cache)).counts);
+  for (const entry of workspace.instances.values()) counts.set(entry.instanceId, (await instanceLineCounts(workspace, entry, referencedPaths(workspace, entry), cache)).counts);
   store.setLineCounts(counts, true);
-  return store;
+  return model;
 }
 
 for (const profile of ['official', 'snapshot'] as const) {
@@ -34,8 +36,8 @@ for (const profile of ['official', 'snapshot'] as const) {
       const cli = await scoreWorkspace({ benchFile: BENCH, predictionFiles: PREDS, profile, k: 5, budgets: [], keepEmptyCore: false, groupBy: 'repo' });
       const cliModel = await loadWorkspace({ benchFile: BENCH, predictionFiles: PREDS, locateSnapshots: 'when-needed' });
       const misses = await missesOfWorkspaceModel(cliModel, { profile, k: 5, budget }, new LineCountCache());
-      const store = await demoStore(profile, budget);
-      const board = store.leaderboard();
+      const model = await demoModel(profile, budget);
+      const board = model.leaderboard();
       assert.equal(board.budget, budget);
       assert.equal(board.k, 5);
 
@@ -47,8 +49,8 @@ for (const profile of ['official', 'snapshot'] as const) {
         assert.ok(row.macro !== null);
         for (const name of OFFICIAL_METRIC_NAMES) assert.equal(row.macro[name], summary.macro[name], `${summary.explorer} ${name}`);
         // The store's macros (Scores view) agree too.
-        const macro = store.macros.get(summary.explorer)!;
-        for (const name of OFFICIAL_METRIC_NAMES) assert.equal(row.macro[name], macro.macro[name], `store.macros ${summary.explorer} ${name}`);
+        const macro = model.macros.get(summary.explorer)!;
+        for (const name of OFFICIAL_METRIC_NAMES) assert.equal(row.macro[name], macro.macro[name], `model.macros ${summary.explorer} ${name}`);
       }
       const cliRepos = cli.repoSummaries.map((r) => ({ explorer: r.explorer, repo: r.repo, instances: r.instances, macro: r.macro }));
       const boardRepos = board.scores.flatMap((s) => s.repos.map((r) => ({ explorer: s.explorer, repo: r.repo, instances: r.instances, macro: r.macro })));
@@ -74,20 +76,20 @@ for (const profile of ['official', 'snapshot'] as const) {
 }
 
 test('a budget change recomputes only the anatomy; missing rows stay missing, not zero', async () => {
-  const store = await demoStore('official', 500);
-  const first = store.leaderboard();
+  const model = await demoModel('official', 500);
+  const { store } = model;
+  const first = model.leaderboard();
   store.select({ budget: 100 });
-  const second = store.leaderboard();
+  const second = model.leaderboard();
   assert.equal(second.scores, first.scores, 'scores are reused across budgets');
   assert.notEqual(second.anatomy, first.anatomy);
   assert.equal(second.anatomy[0]!.budget, 100);
   store.select({ topK: 3 });
-  assert.notEqual(store.leaderboard().scores, first.scores, 'top-k invalidates the scores');
+  assert.notEqual(model.leaderboard().scores, first.scores, 'top-k invalidates the scores');
 
   // Before any line count is read nothing is averaged: macro null, expected still known.
-  const model = await loadWorkspace({ benchFile: BENCH, predictionFiles: PREDS });
-  const empty = new Store({ budget: 500, profile: 'official', topK: 5 });
-  empty.setData(model);
+  const empty = new InspectorModel(new Store({ budget: 500, profile: 'official', topK: 5 }));
+  empty.store.setData(await loadWorkspace({ benchFile: BENCH, predictionFiles: PREDS }));
   for (const row of empty.leaderboard().scores) {
     assert.equal(row.macro, null);
     assert.equal(row.instances, 0);

@@ -12,7 +12,8 @@ import * as assert from 'node:assert/strict';
 import { OFFICIAL_METRIC_NAMES } from '../../../src/core';
 import { instanceLineCounts, LineCountCache, loadWorkspace, referencedPaths } from '../../../src/data';
 import { scoreWorkspace } from '../../../src/cli/scoreWorkspace';
-import { Store } from '../../../src/extension/store';
+import { InspectorModel } from '../../../src/extension/model/model';
+import { Store } from '../../../src/extension/state/store';
 
 const DEMO = path.resolve(__dirname, '..', '..', '..', 'demo');
 
@@ -32,6 +33,7 @@ for (const profile of ['official', 'snapshot'] as const) {
 
     const model = await loadWorkspace({ benchFile: bench, predictionFiles: preds });
     const store = new Store({ budget: 500, profile, topK: 5 });
+    const derived = new InspectorModel(store);
     store.setData(model);
     const cache = new LineCountCache();
     const counts = new Map<string, ReadonlyMap<string, number>>();
@@ -43,12 +45,12 @@ for (const profile of ['official', 'snapshot'] as const) {
     assert.deepEqual(store.explorers, cliLabels);
 
     for (const row of cli.rows) {
-      const fromStore = store.scoreOf(row.instanceId, row.explorer);
+      const fromStore = derived.scoreOf(row.instanceId, row.explorer);
       assert.ok(fromStore !== undefined, `${row.instanceId} ${row.explorer}`);
       for (const name of OFFICIAL_METRIC_NAMES) assert.equal(fromStore[name], row.metrics[name], `${row.instanceId} ${row.explorer} ${name}`);
     }
     for (const summary of cli.summaries) {
-      const macro = store.macros.get(summary.explorer)!;
+      const macro = derived.macros.get(summary.explorer)!;
       assert.equal(macro.instances, summary.instances);
       assert.equal(macro.expected, summary.instances);
       for (const name of OFFICIAL_METRIC_NAMES) assert.equal(macro.macro[name], summary.macro[name], `${summary.explorer} ${name}`);

@@ -1,6 +1,7 @@
 /**
  * The layering the house style asks for, checked on the source text: no import cycles, a pure
- * core, and the shell reaching the data layer only through its public entry point.
+ * core, the shell reaching the core and the data layer only through their public entry points,
+ * and the webviews reaching the core only through src/shared.
  */
 import { readdirSync, readFileSync, statSync } from 'node:fs';
 import * as path from 'node:path';
@@ -75,8 +76,93 @@ test('the extension and the CLI reach src/data only through its index', () => {
   }
 });
 
+test('the extension and the CLI reach src/core only through its index', () => {
+  for (const file of files.filter((f) => /^(extension|cli)\//.test(rel(f)))) {
+    for (const target of graph.get(file)!) {
+      if (rel(target).startsWith('core/')) assert.equal(rel(target), path.join('core', 'index.ts'), `${rel(file)} imports ${rel(target)}`);
+    }
+  }
+});
+
+test('src/shared reaches src/core through its index, or core/types.ts for the vocabulary the webviews need at run time', () => {
+  // A value imported through the index would pull the metric kernels' module-level tables into
+  // every webview bundle; core/types.ts holds only names, budgets and profiles.
+  for (const file of files.filter((f) => rel(f).startsWith('shared/'))) {
+    for (const target of graph.get(file)!) {
+      if (rel(target).startsWith('core/')) assert.ok([path.join('core', 'index.ts'), path.join('core', 'types.ts')].includes(rel(target)), `${rel(file)} imports ${rel(target)}`);
+    }
+  }
+});
+
+test('the webviews reach src/core only through src/shared, and neither the extension nor the data layer', () => {
+  for (const file of files.filter((f) => rel(f).startsWith('webview/'))) {
+    for (const target of graph.get(file)!) assert.match(rel(target), /^(webview|shared)\//, `${rel(file)} imports ${rel(target)}`);
+  }
+});
+
 test('src/shared and src/webview import no vscode and no node modules', () => {
   for (const file of files.filter((f) => /^(shared|webview)\//.test(rel(f)))) {
     assert.doesNotMatch(readFileSync(file, 'utf8'), /from '(vscode|node:[a-z_/]+)'/, rel(file));
   }
+});
+
+/**
+ * Inside src/extension, arrows point down: `base/` (VS Code plumbing, ids, the webview host,
+ * navigation) imports no other folder of the extension; `state/` (the store) only `base/`; `model/`
+ * (everything derived) only `state/` and `base/`; the feature folders (editor, trees, scores,
+ * instance, leaderboard, audit, compare, links, workspace, commands) import the layers below and,
+ * without cycles, each other; only extension.ts (activation) imports everything. So a feature may
+ * read the model, but the model never imports a feature, and the store never imports the model.
+ */
+const EXTENSION_LAYERS: Readonly<Record<string, number>> = { base: 0, state: 1, model: 2 };
+const FEATURE_LAYER = 3;
+const ROOT_LAYER = 4;
+
+/** The folder of a file directly under src/extension ('' for extension.ts), e.g. `model` for model/slices/compare.ts. */
+function extensionFolder(file: string): string {
+  const parts = path.relative(path.join(SRC, 'extension'), file).split(path.sep);
+  return parts.length === 1 ? '' : parts[0]!;
+}
+
+function extensionLayer(folder: string): number {
+  return folder === '' ? ROOT_LAYER : (EXTENSION_LAYERS[folder] ?? FEATURE_LAYER);
+}
+
+test('inside src/extension no import points up: base ← state ← model ← features ← extension.ts', () => {
+  for (const file of files.filter((f) => rel(f).startsWith(`extension${path.sep}`))) {
+    const from = extensionFolder(file);
+    for (const target of graph.get(file)!) {
+      if (!rel(target).startsWith(`extension${path.sep}`)) continue;
+      const to = extensionFolder(target);
+      assert.ok(extensionLayer(to) <= extensionLayer(from) && (to !== '' || from === ''), `${rel(file)} (${from || 'root'}) imports ${rel(target)} (${to || 'root'}), a layer above it`);
+    }
+  }
+});
+
+test('the feature folders of src/extension import each other without a cycle', () => {
+  const edges = new Map<string, Set<string>>();
+  for (const file of files.filter((f) => rel(f).startsWith(`extension${path.sep}`))) {
+    const from = extensionFolder(file);
+    if (extensionLayer(from) !== FEATURE_LAYER) continue;
+    for (const target of graph.get(file)!) {
+      const to = rel(target).startsWith(`extension${path.sep}`) ? extensionFolder(target) : '';
+      if (to !== from && extensionLayer(to) === FEATURE_LAYER) {
+        let set = edges.get(from);
+        if (set === undefined) edges.set(from, (set = new Set()));
+        set.add(to);
+      }
+    }
+  }
+  const cycles: string[] = [];
+  const state = new Map<string, 'active' | 'done'>();
+  const visit = (folder: string, trail: string[]): void => {
+    state.set(folder, 'active');
+    for (const next of edges.get(folder) ?? []) {
+      if (state.get(next) === 'active') cycles.push([...trail.slice(trail.indexOf(next)), folder, next].join(' → '));
+      else if (state.get(next) === undefined) visit(next, [...trail, folder]);
+    }
+    state.set(folder, 'done');
+  };
+  for (const folder of edges.keys()) if (state.get(folder) === undefined) visit(folder, []);
+  assert.deepEqual(cycles, []);
 });

@@ -151,7 +151,7 @@ describe('extension surfaces route data through the escapes', () => {
   });
 
   it('the hover is untrusted, has no theme icons or HTML and appends data only through escapeMarkdownText', () => {
-    const hover = read('hover.ts');
+    const hover = read('editor/hover.ts');
     assert.doesNotMatch(hover, /appendText\(/);
     assert.doesNotMatch(hover, /isTrusted\s*=\s*true|supportThemeIcons\s*=\s*true|supportHtml\s*=\s*true/);
     assert.match(hover, /new vscode\.MarkdownString\(undefined, false\)/);
@@ -161,12 +161,12 @@ describe('extension surfaces route data through the escapes', () => {
   });
 
   it('quick picks and tree items show escaped labels and keep the real value aside', () => {
-    const commands = read('commands.ts');
+    const commands = read('commands/navigationCommands.ts') + read('commands/selectionCommands.ts');
     assert.doesNotMatch(commands, /showQuickPick\(store\.explorers[,)]/, 'explorer names as raw quick-pick labels');
     assert.doesNotMatch(commands, /return picked\?\.label;/, 'an escaped label is not the instance id');
     assert.doesNotMatch(commands, /label: (id|model),/);
-    const trees = read('trees.ts');
+    const trees = read('trees/instancesTree.ts') + read('trees/regionsTree.ts');
     assert.doesNotMatch(trees, /new vscode\.TreeItem\((node\.repo|node\.instanceId|`[^`]*region\.path)/);
-    assert.doesNotMatch(read('statusBar.ts'), /\$\{view\.instance\.instanceId\}/);
+    assert.doesNotMatch(read('editor/statusBar.ts'), /\$\{view\.instance\.instanceId\}/);
   });
 });

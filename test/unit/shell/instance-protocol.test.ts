@@ -2,7 +2,7 @@ import { describe, it } from 'node:test';
 import assert from 'node:assert/strict';
 import fc from 'fast-check';
 import { parseFromInstanceWebview, parseToInstanceWebview, type InstanceState } from '../../../src/shared/instanceProtocol';
-import { buildInstanceState, decodeTestList, MAX_PROBLEM_STATEMENT_CHARS, type InstanceRecordLike } from '../../../src/extension/instanceState';
+import { buildInstanceState, decodeTestList, MAX_PROBLEM_STATEMENT_CHARS, type InstanceRecordLike } from '../../../src/extension/instance/instanceState';
 import { parseUnifiedDiff, patchedText } from '../../../src/core/unifiedDiff';
 
 const PATCH = [

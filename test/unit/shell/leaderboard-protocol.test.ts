@@ -8,14 +8,16 @@ import * as assert from 'node:assert/strict';
 import { OFFICIAL_METRIC_NAMES } from '../../../src/core';
 import { instanceLineCounts, LineCountCache, loadWorkspace, referencedPaths } from '../../../src/data';
 import { buildLeaderboardState, leaderboardCsv, leaderboardMarkdown } from '../../../src/extension/leaderboard/leaderboardState';
-import { Store } from '../../../src/extension/store';
+import { InspectorModel } from '../../../src/extension/model/model';
+import { Store } from '../../../src/extension/state/store';
 import { LEADERBOARD_COLUMNS, leaderboardCaption, parseFromLeaderboardWebview, parseToLeaderboardWebview, type LeaderboardState } from '../../../src/shared/leaderboardProtocol';
 
 const DEMO = path.resolve(__dirname, '..', '..', '..', 'demo');
 
-async function demoState(counted: boolean): Promise<{ store: Store; state: LeaderboardState }> {
+async function demoState(counted: boolean): Promise<{ model: InspectorModel; state: LeaderboardState }> {
   const model = await loadWorkspace({ benchFile: path.join(DEMO, 'bench.jsonl'), predictionFiles: ['agent', 'bm25', 'localizer'].map((e) => path.join(DEMO, 'results', e, 'top5.jsonl')) });
   const store = new Store({ budget: 500, profile: 'official', topK: 5 });
+  const derived = new InspectorModel(store);
   store.setData(model);
   if (counted) {
     const cache = new LineCountCache();
@@ -23,7 +25,7 @@ async function demoState(counted: boolean): Promise<{ store: Store; state: Leade
     for (const entry of model.instances.values()) counts.set(entry.instanceId, (await instanceLineCounts(model, entry, referencedPaths(model, entry), cache)).counts);
     store.setLineCounts(counts, true);
   }
-  return { store, state: buildLeaderboardState(store) };
+  return { model: derived, state: buildLeaderboardState(derived) };
 }
 
 test('the columns are the 17 official metrics, headline ones first', () => {
@@ -103,14 +105,14 @@ test('per-repo rows travel only for what the webview shows (layout message)', as
   assert.equal(parseFromLeaderboardWebview({ type: 'layout', expanded: 'agent', matrix: false }), null);
   assert.equal(parseFromLeaderboardWebview({ type: 'layout', expanded: [3], matrix: false }), null);
   assert.equal(parseFromLeaderboardWebview({ type: 'layout', expanded: [], matrix: 'yes' }), null);
-  const { store, state } = await demoState(true);
+  const { model, state } = await demoState(true);
   for (const row of state.explorers) {
     assert.deepEqual(row.repos, [], `${row.explorer}: no repo rows by default`);
     assert.ok(row.repoCount >= 1, `${row.explorer} says how many repos it has`);
   }
-  const expanded = buildLeaderboardState(store, null, { expanded: new Set(['agent']), matrix: false });
+  const expanded = buildLeaderboardState(model, null, { expanded: new Set(['agent']), matrix: false });
   for (const row of expanded.explorers) assert.equal(row.repos.length, row.explorer === 'agent' ? row.repoCount : 0, row.explorer);
-  const matrix = buildLeaderboardState(store, null, { expanded: new Set(), matrix: true });
+  const matrix = buildLeaderboardState(model, null, { expanded: new Set(), matrix: true });
   for (const row of matrix.explorers) assert.equal(row.repos.length, row.repoCount, `${row.explorer} in the matrix`);
   assert.deepEqual(parseToLeaderboardWebview(JSON.parse(JSON.stringify({ type: 'state', state: matrix }))), { type: 'state', state: matrix });
 });

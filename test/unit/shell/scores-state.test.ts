@@ -4,10 +4,11 @@ import * as assert from 'node:assert/strict';
 import { MISS_CATEGORIES, missAnatomy } from '../../../src/core/missAnatomy';
 import { OFFICIAL_METRIC_NAMES, type GroundTruth, type Region } from '../../../src/core';
 import type { WorkspaceModel } from '../../../src/data';
-import { Store } from '../../../src/extension/store';
-import { buildScoresState } from '../../../src/extension/scoresState';
-import { ANATOMY_CATEGORIES, ANATOMY_INFO, parseFromWebview, parseToWebview, type ScoresState } from '../../../src/shared/protocol';
-import { workspaceModel } from '../support/store-builders';
+import { buildScoresState } from '../../../src/extension/scores/scoresState';
+import { ANATOMY_CATEGORIES, ANATOMY_INFO } from '../../../src/shared/anatomy';
+import { parseFromScoresWebview, parseToScoresWebview, type ScoresState } from '../../../src/shared/scoresProtocol';
+import type { InspectorModel } from '../../../src/extension/model/model';
+import { newModel, workspaceModel } from '../support/store-builders';
 
 const groundTruth: GroundTruth = {
   coreFiles: ['a.py', 'b.py'],
@@ -42,8 +43,9 @@ const weak: Region[] = [
   { path: 'a.py', start: 10, end: 19 },
 ];
 
-function loadedStore(): Store {
-  const store = new Store({ budget: 100, profile: 'official', topK: 5 });
+function loadedModel(): InspectorModel {
+  const model = newModel({ budget: 100, profile: 'official', topK: 5 });
+  const { store } = model;
   store.setData(data(['x-1', 'x-2'], { good: { 'x-1': good, 'x-2': good }, weak: { 'x-1': weak, 'x-2': weak }, partial: { 'x-2': good } }));
   const counts = new Map([
     ['a.py', 200],
@@ -58,7 +60,7 @@ function loadedStore(): Store {
     true,
   );
   store.select({ instanceId: 'x-1', explorer: 'good' });
-  return store;
+  return model;
 }
 
 function ready(state: ScoresState): ScoresState {
@@ -68,9 +70,9 @@ function ready(state: ScoresState): ScoresState {
 
 describe('buildScoresState', () => {
   it("carries the shown explorer's miss anatomy: the six counts in core order, equal to missAnatomy's", () => {
-    const store = loadedStore();
-    const state = ready(buildScoresState(store));
-    const view = store.view!;
+    const model = loadedModel();
+    const state = ready(buildScoresState(model));
+    const view = model.view!;
     const direct = missAnatomy(view.prepared, 100);
     assert.ok(state.anatomy);
     assert.equal(state.anatomy.coreLines, direct.coreLines);
@@ -97,10 +99,11 @@ describe('buildScoresState', () => {
   });
 
   it('lists at most three wrong-region spans but counts all of them', () => {
-    const store = loadedStore();
+    const model = loadedModel();
+    const { store } = model;
     store.select({ explorer: 'weak', budget: 1 });
-    const anatomy = ready(buildScoresState(store)).anatomy!;
-    const direct = store.view!.anatomy;
+    const anatomy = ready(buildScoresState(model)).anatomy!;
+    const direct = model.view!.anatomy;
     assert.deepEqual(
       anatomy.categories.map((row) => [row.category, row.lines]),
       MISS_CATEGORIES.map((c) => [c, direct.counts[c]]),
@@ -111,15 +114,16 @@ describe('buildScoresState', () => {
   });
 
   it("compare mode: A's and B's 17 metrics equal scoreOf, Δ is B − A, and both anatomies are there", () => {
-    const store = loadedStore();
+    const model = loadedModel();
+    const { store } = model;
     store.select({ compareWith: 'weak' });
-    const state = ready(buildScoresState(store));
+    const state = ready(buildScoresState(model));
     const compare = state.compare;
     assert.ok(compare);
     assert.equal(compare.a.explorer, 'good');
     assert.equal(compare.b.explorer, 'weak');
-    const a = store.scoreOf('x-1', 'good')!;
-    const b = store.scoreOf('x-1', 'weak')!;
+    const a = model.scoreOf('x-1', 'good')!;
+    const b = model.scoreOf('x-1', 'weak')!;
     assert.deepEqual(
       compare.metrics.map((m) => m.name),
       [...OFFICIAL_METRIC_NAMES],
@@ -129,7 +133,7 @@ describe('buildScoresState', () => {
       assert.equal(m.b, b[m.name], `B ${m.name}`);
       assert.equal(m.delta, b[m.name] - a[m.name], `Δ ${m.name}`);
     }
-    const view = store.view!;
+    const view = model.view!;
     assert.equal(compare.a.ndcgAtBudget, view.explanation.ndcg.ndcg);
     assert.equal(compare.b.recallAtBudget, view.compared!.explanation.recallAtBudget);
     for (const category of MISS_CATEGORIES) {
@@ -137,12 +141,13 @@ describe('buildScoresState', () => {
       assert.equal(compare.b.anatomy!.categories.find((r) => r.category === category)!.lines, view.compared!.anatomy.counts[category]);
     }
     store.select({ compareWith: undefined });
-    assert.equal(buildScoresState(store).compare, null);
+    assert.equal(buildScoresState(model).compare, null);
   });
 
   it('an explorer without a row is missing, not zero: in the explorer list and on either side of compare mode', () => {
-    const store = loadedStore();
-    const state = ready(buildScoresState(store));
+    const model = loadedModel();
+    const { store } = model;
+    const state = ready(buildScoresState(model));
     assert.deepEqual(
       state.comparison.map((c) => [c.explorer, c.values === null]),
       [
@@ -151,30 +156,31 @@ describe('buildScoresState', () => {
         ['weak', false],
       ],
     );
-    assert.deepEqual(state.comparison.find((c) => c.explorer === 'weak')!.values, store.scoreOf('x-1', 'weak'));
+    assert.deepEqual(state.comparison.find((c) => c.explorer === 'weak')!.values, model.scoreOf('x-1', 'weak'));
 
     store.select({ compareWith: 'partial' });
-    const asB = ready(buildScoresState(store)).compare!;
+    const asB = ready(buildScoresState(model)).compare!;
     assert.equal(asB.b.hasRow, false);
     assert.equal(asB.b.anatomy, null);
     assert.equal(asB.b.ndcgAtBudget, null);
     assert.ok(asB.metrics.every((m) => m.b === null && m.delta === null && typeof m.a === 'number'));
 
     store.select({ explorer: 'partial', compareWith: 'good' });
-    const asA = ready(buildScoresState(store)).compare!;
+    const asA = ready(buildScoresState(model)).compare!;
     assert.equal(asA.a.hasRow, false);
     assert.ok(asA.metrics.every((m) => m.a === null && m.delta === null && typeof m.b === 'number'));
 
     // On x-2 every explorer has a row.
     store.select({ instanceId: 'x-2' });
-    assert.ok(ready(buildScoresState(store)).comparison.every((c) => c.values !== null));
+    assert.ok(ready(buildScoresState(model)).comparison.every((c) => c.values !== null));
   });
 
   it('passes its own guard, also through JSON (as postMessage and setState carry it)', () => {
-    const store = loadedStore();
+    const model = loadedModel();
+    const { store } = model;
     store.select({ compareWith: 'partial' });
-    for (const state of [buildScoresState(store), buildScoresState(new Store({ budget: 100, profile: 'official', topK: 5 }))]) {
-      const parsed = parseToWebview(JSON.parse(JSON.stringify({ type: 'state', state })));
+    for (const state of [buildScoresState(model), buildScoresState(newModel({ budget: 100, profile: 'official', topK: 5 }))]) {
+      const parsed = parseToScoresWebview(JSON.parse(JSON.stringify({ type: 'state', state })));
       assert.ok(parsed, state.status);
       assert.deepEqual(parsed.state, JSON.parse(JSON.stringify(state)));
     }
@@ -190,8 +196,8 @@ describe('Scores protocol', () => {
   });
 
   it('accepts stopComparing and rejects malformed messages', () => {
-    assert.deepEqual(parseFromWebview({ type: 'stopComparing' }), { type: 'stopComparing' });
-    assert.deepEqual(parseFromWebview({ type: 'stopComparing', extra: 1 }), { type: 'stopComparing' });
+    assert.deepEqual(parseFromScoresWebview({ type: 'stopComparing' }), { type: 'stopComparing' });
+    assert.deepEqual(parseFromScoresWebview({ type: 'stopComparing', extra: 1 }), { type: 'stopComparing' });
     for (const bad of [
       null,
       'stopComparing',
@@ -202,14 +208,15 @@ describe('Scores protocol', () => {
       { type: 'setBudget', budget: 0 },
       { type: 'setExplorer', explorer: '' },
     ]) {
-      assert.equal(parseFromWebview(bad), null, JSON.stringify(bad));
+      assert.equal(parseFromScoresWebview(bad), null, JSON.stringify(bad));
     }
   });
 
   it('rejects states whose anatomy or compare section is malformed or absent', () => {
-    const store = loadedStore();
+    const model = loadedModel();
+    const { store } = model;
     store.select({ compareWith: 'weak' });
-    const good = JSON.parse(JSON.stringify(buildScoresState(store))) as Record<string, unknown>;
+    const good = JSON.parse(JSON.stringify(buildScoresState(model))) as Record<string, unknown>;
     const anatomy = good['anatomy'] as Record<string, unknown>;
     const compare = good['compare'] as Record<string, unknown>;
     const variants: Record<string, unknown>[] = [
@@ -225,7 +232,7 @@ describe('Scores protocol', () => {
       { ...good, compare: { ...compare, b: { explorer: 'weak', hasRow: 'yes', anatomy: null } } },
       { ...good, compare: { ...compare, metrics: {} } },
     ];
-    assert.ok(parseToWebview({ type: 'state', state: good }));
-    for (const state of variants) assert.equal(parseToWebview({ type: 'state', state }), null, JSON.stringify(state).slice(0, 200));
+    assert.ok(parseToScoresWebview({ type: 'state', state: good }));
+    for (const state of variants) assert.equal(parseToScoresWebview({ type: 'state', state }), null, JSON.stringify(state).slice(0, 200));
   });
 });

@@ -2,7 +2,8 @@
 import type { GroundTruth, Region } from '../../../src/core';
 import { EMPTY_WORKSPACE, type ExplorerRun, type WorkspaceModel } from '../../../src/data';
 import type { BenchRecord } from '../../../src/data/formats/schemas';
-import type { InstanceEntry } from '../../../src/extension/store';
+import { InspectorModel } from '../../../src/extension/model/model';
+import { Store, type InitialSelection, type InstanceEntry } from '../../../src/extension/state/store';
 
 /** An instance of repo `org/repo` with the given ground truth; its bench record is a stub. */
 export function instanceEntry(instanceId: string, groundTruth: GroundTruth): InstanceEntry {
@@ -21,4 +22,9 @@ export function workspaceModel(ids: readonly string[], groundTruth: GroundTruth,
     explorers.set(explorer, { label: explorer, name: explorer, file, rows: new Map(Object.entries(byId).map(([id, regions]) => [id, { regions, file, line: 1 }])) });
   }
   return { ...EMPTY_WORKSPACE, benchFile: '/bench.jsonl', reposRoot: '/', instances: new Map(ids.map((id) => [id, instanceEntry(id, groundTruth)])), explorers };
+}
+
+/** A store and the model derived from it (`model.store`), as the extension makes them. */
+export function newModel(initial: InitialSelection = { budget: 500, profile: 'official', topK: 5 }): InspectorModel {
+  return new InspectorModel(new Store(initial));
 }

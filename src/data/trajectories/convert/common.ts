@@ -8,6 +8,7 @@
  * Every helper here is linear in its input.
  */
 import type { TrajectoryMessage, TrajectoryToolCall } from '../../../core/trajectories/types';
+import { isRecord } from '../../../shared/guards';
 import type { TrajectoryContent } from '../reader';
 
 /** A JSON object as parsed: every value still to be checked. */
@@ -16,8 +17,9 @@ export type JsonObject = { readonly [key: string]: unknown };
 /** How many leading values a sniffer looks at: sniffing stays cheap on a file of any size. */
 export const SNIFF_WINDOW = 50;
 
+/** A JSON object (src/shared/guards.ts's `isRecord`), typed as the converters read it. */
 export function isObject(value: unknown): value is JsonObject {
-  return typeof value === 'object' && value !== null && !Array.isArray(value);
+  return isRecord(value);
 }
 
 export function stringOf(value: unknown): string | undefined {

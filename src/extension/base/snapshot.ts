@@ -1,0 +1,19 @@
+import * as path from 'node:path';
+import type * as vscode from 'vscode';
+
+/** What locates a snapshot: the open instance's view satisfies it. */
+export interface SnapshotHolder {
+  readonly instance: { readonly snapshotRoot: string | undefined };
+}
+
+/**
+ * The region path (POSIX, relative to the snapshot root) of a document, when the document lies
+ * inside the current instance's snapshot; undefined otherwise.
+ */
+export function snapshotPathOf(view: SnapshotHolder | undefined, uri: vscode.Uri): string | undefined {
+  const root = view?.instance.snapshotRoot;
+  if (root === undefined || uri.scheme !== 'file') return undefined;
+  const relative = path.relative(root, uri.fsPath);
+  if (relative === '' || relative.startsWith('..') || path.isAbsolute(relative)) return undefined;
+  return relative.split(path.sep).join('/');
+}
