@@ -87,6 +87,30 @@ export function parseTrajectoryTemplates(values: readonly string[] | undefined):
   });
 }
 
+/**
+ * `--explorer-trajs EXPLORER=DIR …`: an explorer's own runs, per explorer label as `score` prints it.
+ * An explorer given twice is a usage error; whether the labels exist is checked once the workspace
+ * is loaded ({@link checkExplorerLabels}).
+ */
+export function parseExplorerTrajectories(values: readonly string[] | undefined): Map<string, string> {
+  const out = new Map<string, string>();
+  for (const text of values ?? []) {
+    const { key, value } = parseKeyValue(text, '--explorer-trajs', 'DIR');
+    if (out.has(key)) throw new UsageError(`--explorer-trajs names explorer ${JSON.stringify(key)} twice`);
+    out.set(key, value);
+  }
+  return out;
+}
+
+/** A flag's explorer labels must be loaded explorers: else a usage error naming the labels there are. */
+export function checkExplorerLabels(flag: string, labels: Iterable<string>, loaded: readonly string[]): void {
+  for (const label of labels) {
+    if (loaded.includes(label)) continue;
+    const names = loaded.length === 0 ? 'no explorers are loaded' : `explorers: ${loaded.map((l) => JSON.stringify(l)).join(', ')}`;
+    throw new UsageError(`${flag}: no explorer labelled ${JSON.stringify(label)} (${names})`);
+  }
+}
+
 /** `--reports KEY=PATH …`: SWE-bench harness reports per model folder or model name. */
 export function parseReportSources(values: readonly string[] | undefined): ReportSource[] {
   return (values ?? []).map((text) => {

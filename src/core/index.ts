@@ -10,6 +10,7 @@ export * from './aggregate';
 export * from './patch';
 export * from './auditImpact';
 export * from './missAnatomy';
+export * from './seenMisses';
 export * from './instanceQuery';
 export * from './compareReach';
 export * from './patchReach';

@@ -20,7 +20,8 @@
  *
  * `metric` is any spelling of {@link METRIC_SPELLINGS}: the 17 official names, the short aliases,
  * and every label the views and the CLI show (`Recall@500`, `nDCG@500`, `HitFile`, `Noise file
- * rate`, `R@500`, `hitF`, …); the longest spelling wins, so `recall@500` is Recall@500 and
+ * rate`, `R@500`, `hitF`, …), or a row column of {@link ROW_COLUMNS} (`seen_missed`: the missed core
+ * lines the explorer's own run viewed, a number the caller provides); the longest spelling wins, so `recall@500` is Recall@500 and
  * `recall@cosil` is recall of the explorer cosil. `[explorer]` names an explorer unambiguously,
  * spaces and parentheses included (`Recall@500[agent (results/agent/top10.jsonl)]`); `@explorer`
  * still works where it cannot be read as a label (`recall@cosil`, `Recall@500@cosil`), and
@@ -33,8 +34,31 @@ import { OFFICIAL_BUDGETS, OFFICIAL_METRIC_NAMES, type OfficialMetricName } from
 
 export type ComparisonOperator = '<' | '<=' | '>' | '>=' | '=' | '!=';
 
+/**
+ * Per-row numbers a query can compare besides the official metrics, provided by the caller through
+ * {@link QueryContext.rowValue} (missing when it has none, like a metric without a row):
+ * `seen_missed` — the missed core lines (at the caller's budget) that the explorer's own run viewed
+ * (src/core/seenMisses.ts); missing when the explorer has no run for the instance.
+ */
+export const ROW_COLUMNS = ['seen_missed'] as const;
+
+export type RowColumn = (typeof ROW_COLUMNS)[number];
+
+/** What a term compares: an official metric or a row column. */
+export type QueryColumn = OfficialMetricName | RowColumn;
+
+/** Spellings of each row column besides its name (compared like metric spellings). */
+export const ROW_COLUMN_SPELLINGS: Readonly<Record<RowColumn, readonly string[]>> = {
+  seen_missed: ['seenMissed', 'seen missed'],
+};
+
+/** Whether a column is a row column (asked of the context's `rowValue`) rather than an official metric. */
+export function isRowColumn(column: QueryColumn): column is RowColumn {
+  return (ROW_COLUMNS as readonly string[]).includes(column);
+}
+
 export interface MetricRef {
-  readonly metric: OfficialMetricName;
+  readonly metric: QueryColumn;
   /** The explorer label; undefined means the explorer selected when the query is evaluated. */
   readonly explorer: string | undefined;
   /** 0-based index of the reference in the query text (messages point there). */
@@ -74,6 +98,8 @@ export type ParsedQuery = { readonly ok: true; readonly query: InstanceQuery } |
 export interface QueryContext {
   /** The metric of the instance for the explorer, or undefined when unknown (no row, no line counts yet). */
   metric(instanceId: string, explorer: string, name: OfficialMetricName): number | undefined;
+  /** A row column's value ({@link ROW_COLUMNS}); undefined (or no such function) when unknown: the term matches nothing. */
+  rowValue?(instanceId: string, explorer: string, column: RowColumn): number | undefined;
   repo(instanceId: string): string | undefined;
   audited(instanceId: string): boolean;
   /** The explorer of references without `@`; none selected: such terms match nothing. */
@@ -143,8 +169,15 @@ function buildSpellings(): Map<string, OfficialMetricName> {
   return out;
 }
 
+/** Metric spellings and row-column spellings together: what the parser matches. */
+function columnSpellings(): Map<string, QueryColumn> {
+  const out = new Map<string, QueryColumn>(METRIC_SPELLINGS);
+  for (const column of ROW_COLUMNS) for (const spelling of [column, ...ROW_COLUMN_SPELLINGS[column]]) out.set(spelling.toLowerCase().replace(/\s+/g, ' '), column);
+  return out;
+}
+
 /** One sticky, case-insensitive pattern per spelling, longest first: a word gap matches any run of whitespace. */
-const SPELLING_PATTERNS: ReadonlyArray<readonly [RegExp, OfficialMetricName]> = [...METRIC_SPELLINGS]
+const SPELLING_PATTERNS: ReadonlyArray<readonly [RegExp, QueryColumn]> = [...columnSpellings()]
   .sort(([a], [b]) => b.length - a.length)
   .map(([spelling, metric]) => {
     const body = spelling
@@ -247,7 +280,11 @@ class Parser {
     if (metric === undefined) {
       const word = this.identifier();
       if (word === undefined) this.fail(expected);
-      this.fail(`${displayToken(word)} is not a metric (names such as recall, hit_file_rate, ndcg_at_500, or the labels the views show, such as Recall@500, nDCG@500, HitFile)`, start, false);
+      this.fail(
+        `${displayToken(word)} is not a metric (names such as recall, hit_file_rate, ndcg_at_500, or the labels the views show, such as Recall@500, nDCG@500, HitFile; or seen_missed)`,
+        start,
+        false,
+      );
     }
     const afterMetric = this.pos;
     this.skipSpace();
@@ -272,7 +309,7 @@ class Parser {
   }
 
   /** The longest metric spelling at the cursor, consumed; undefined (cursor unchanged) when none. */
-  private metricSpelling(): OfficialMetricName | undefined {
+  private metricSpelling(): QueryColumn | undefined {
     for (const [pattern, metric] of SPELLING_PATTERNS) {
       pattern.lastIndex = this.pos;
       const match = pattern.exec(this.text);
@@ -446,7 +483,7 @@ export function queryReadsMetrics(query: InstanceQuery): boolean {
 function refValue(ref: MetricRef, instanceId: string, context: QueryContext): number | undefined {
   const explorer = ref.explorer ?? context.currentExplorer;
   if (explorer === undefined) return undefined;
-  const value = context.metric(instanceId, explorer, ref.metric);
+  const value = isRowColumn(ref.metric) ? context.rowValue?.(instanceId, explorer, ref.metric) : context.metric(instanceId, explorer, ref.metric);
   return value === undefined || Number.isNaN(value) ? undefined : value;
 }
 
@@ -540,7 +577,8 @@ export function queryHelp(explorers: readonly string[]): QueryHelp {
     '  METRIC[A] - METRIC[B] op NUMBER  a difference of two values',
     '  repo = NAME, repo != NAME        quote a NAME with spaces: repo = "my org/repo"',
     '  audited, unaudited',
-    'An instance without the value (no row of that explorer, line counts not read yet) matches no comparison.',
+    "  seen_missed[EXPLORER] op NUMBER  missed core lines the explorer's own run viewed (with its runs loaded)",
+    'An instance without the value (no row of that explorer, line counts not read yet, no run) matches no comparison.',
     '',
     'Metrics (any of these spellings, in any case)',
   ];

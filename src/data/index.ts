@@ -12,6 +12,7 @@ export * from './workspace/leaderboard';
 export * from './workspace/lineCounts';
 export * from './formats/lineCountsFile';
 export * from './workspace/misses';
+export * from './workspace/explorerSeen';
 export * from './workspace/patchReach';
 export * from './io/paths';
 export { readSmallTextFile } from './io/regularFile';

@@ -18,6 +18,8 @@ export * from './build';
 export * from './promotion';
 export * from './verify';
 export * from './whatIf';
+export * from './viewed';
+export * from './arrival';
 
 /** Raw reads of a trajectory normalised against `base`, waiting for the existence test. */
 export function stageTrajectoryReads(trajectory: Trajectory, base: string): StagedReads {

@@ -89,7 +89,11 @@ export type ProblemCode =
   /** An event whose `author` is not the author its file belongs to: it does nothing. */
   | 'audit-author-mismatch'
   /** An event id that names different events (in two files, or with different content): none of them takes effect. */
-  | 'audit-duplicate-id';
+  | 'audit-duplicate-id'
+  /** A file in an explorer's run folder outside its layout (`<instance_id>.<ext>` or `<instance_id>/<file>`): not read. */
+  | 'explorer-run-ignored'
+  /** An explorer run whose own instance id is not the instance its file name gives (the file name decides). */
+  | 'explorer-run-mismatch';
 
 /** One problem, located in a data file. */
 export interface Problem {

@@ -11,3 +11,5 @@ export * from './folder';
 export * from './build';
 export * from './whatIf';
 export * from './whatIfReport';
+export * from './explorerRuns';
+export * from './repairRuns';

@@ -19,10 +19,9 @@ import {
   type PatchReach,
   type PreparedGroundTruth,
 } from '../../core';
-import { repoPathOf } from './misses';
 import { goldPatchLines, rowPatchReach, type InstancePatchReach } from './patchReach';
 import { forEachScoredRow, isScored, metricFields, scoreRow, summarise, summariseByRepo, topK, type MetricValues, type ScoredRow } from './scoring';
-import type { InstanceEntry, PredictionEntry, WorkspaceModel } from './workspace';
+import { repoPathOf, type InstanceEntry, type PredictionEntry, type WorkspaceModel } from './workspace';
 
 /** How many instances per category a leaderboard keeps (the ones carrying most lines). */
 export const LEADERBOARD_TOP_INSTANCES = 20;

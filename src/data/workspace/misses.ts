@@ -3,16 +3,31 @@
  * labels, same instances, same top-k, same line counts), why each core line was or was not found
  * at one budget. The categories themselves live in `src/core/missAnatomy.ts`.
  */
-import { addMissCounts, emptyMissCounts, missAnatomy, normalisePredictedPath, patchReach, preparePredictions, type LineSet, type MissAnatomy, type MissCounts, type PatchReach } from '../../core';
+import {
+  addMissCounts,
+  addSeenAnatomy,
+  emptyMissCounts,
+  missAnatomy,
+  normalisePredictedPath,
+  patchReach,
+  preparePredictions,
+  type LineSet,
+  type MissAnatomy,
+  type MissCounts,
+  type PatchReach,
+} from '../../core';
+import { seenOfRows, type ExplorerSeenOptions, type RowSeen } from './explorerSeen';
 import type { LineCountCache } from './lineCounts';
 import { goldPatchLines } from './patchReach';
 import type { Problem } from '../io/problems';
 import { forEachScoredRow, prepareScoredGroundTruths, topK, type ScoringOptions } from './scoring';
-import type { InstanceEntry, WorkspaceModel } from './workspace';
+import { repoPathOf, type InstanceEntry, type WorkspaceModel } from './workspace';
 
 export interface MissOptions extends ScoringOptions {
   /** The line budget B of Recall@B. */
   readonly budget: number;
+  /** The explorers' own runs (label → run folder): their rows also say what the run viewed (issue 19). */
+  readonly explorerRuns?: ExplorerSeenOptions;
 }
 
 export interface MissRow {
@@ -21,6 +36,21 @@ export interface MissRow {
   readonly anatomy: MissAnatomy;
   /** The gold patch's lines reached within the same budget; null when the instance has no patch. */
   readonly patch: PatchReach | null;
+  /**
+   * What the explorer's own run viewed of the core: undefined when the explorer has no run folder,
+   * null when it has one but no (readable) run for this instance.
+   */
+  readonly seen?: RowSeen | null;
+}
+
+/** Σ over an explorer's rows with a run: the viewed core lines per category, and how many runs. */
+export interface SeenTotals {
+  readonly seen: MissCounts;
+  readonly viewedCoreLines: number;
+  /** Missed core lines the runs viewed / missed core lines of the rows with a run ("viewed but not reported"). */
+  readonly seenMissed: number;
+  readonly missed: number;
+  readonly runs: number;
 }
 
 /** Per explorer: the six counts and |C| summed over its rows. */
@@ -31,6 +61,8 @@ export interface MissTotals {
   readonly totals: MissCounts & { coreLines: number };
   /** Σ patch lines and Σ reached patch lines over the rows with a patch; null when no row has one. */
   readonly patchTotals: { readonly patchLines: number; readonly reachedLines: number } | null;
+  /** Only for an explorer with a run folder. */
+  readonly seenTotals?: SeenTotals;
 }
 
 export interface MissesResult {
@@ -41,12 +73,6 @@ export interface MissesResult {
   readonly lineCountProblems: readonly Problem[];
   /** Rows skipped because their instance's core is empty. */
   readonly skippedEmptyCore: number;
-}
-
-/** The record's `repo_path` (e.g. `/testbed`), when it has one. */
-export function repoPathOf(entry: InstanceEntry): string | undefined {
-  const value: unknown = entry.record['repo_path'];
-  return typeof value === 'string' && value !== '' ? value : undefined;
 }
 
 /**
@@ -107,7 +133,35 @@ export async function missesOfWorkspaceModel(model: WorkspaceModel, options: Mis
       }
     },
   );
+  const seenTotals = new Map<string, { seen: MissCounts; viewedCoreLines: number; seenMissed: number; missed: number; runs: number }>();
+  let allRows: readonly MissRow[] = rows;
+  const allProblems = [...problems];
+  if (options.explorerRuns !== undefined) {
+    for (const label of options.explorerRuns.runs.keys()) seenTotals.set(label, { seen: emptyMissCounts(), viewedCoreLines: 0, seenMissed: 0, missed: 0, runs: 0 });
+    const found = await seenOfRows(model, rows, (id) => prepared.get(id), options.explorerRuns);
+    for (const p of found.problems) allProblems.push(p);
+    allRows = rows.map((row, i) => {
+      const seen = found.seen[i];
+      if (seen === undefined) return row;
+      const sum = seenTotals.get(row.explorer);
+      if (seen !== null && sum !== undefined) {
+        addSeenAnatomy(sum, seen.anatomy);
+        sum.runs++;
+      }
+      return { ...row, seen };
+    });
+  }
   const totalList: MissTotals[] = [];
-  for (const [explorer, sum] of totals) totalList.push({ explorer, budget: options.budget, instances: sum.instances, totals: { coreLines: sum.coreLines, ...sum.counts }, patchTotals: sum.patch });
-  return { rows, totals: totalList, problems, lineCountProblems, skippedEmptyCore };
+  for (const [explorer, sum] of totals) {
+    const seen = seenTotals.get(explorer);
+    totalList.push({
+      explorer,
+      budget: options.budget,
+      instances: sum.instances,
+      totals: { coreLines: sum.coreLines, ...sum.counts },
+      patchTotals: sum.patch,
+      ...(seen === undefined ? {} : { seenTotals: seen }),
+    });
+  }
+  return { rows: allRows, totals: totalList, problems: allProblems, lineCountProblems, skippedEmptyCore };
 }

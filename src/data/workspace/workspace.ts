@@ -198,6 +198,12 @@ export async function loadWorkspace(sources: WorkspaceSources): Promise<Workspac
   };
 }
 
+/** The record's `repo_path` (e.g. `/testbed`), when it has one. */
+export function repoPathOf(entry: InstanceEntry): string | undefined {
+  const value: unknown = entry.record['repo_path'];
+  return typeof value === 'string' && value !== '' ? value : undefined;
+}
+
 /** `org__repo-123` → `org/repo` (the release's id convention), for records without `repo`. */
 export function repoOfInstanceId(instanceId: string): string {
   return instanceId.replace(/-\d+$/, '').replace('__', '/');

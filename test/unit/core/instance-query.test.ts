@@ -13,6 +13,7 @@ import {
   unknownExplorerProblem,
   type InstanceQuery,
   type OfficialMetricName,
+  type QueryColumn,
   type QueryContext,
   type QueryTerm,
 } from '../../../src/core';
@@ -117,7 +118,7 @@ describe('parseQuery: accepted queries', () => {
 });
 
 describe('parseQuery: the labels the views show, and explorers in brackets', () => {
-  const metricOf = (text: string): OfficialMetricName | undefined => {
+  const metricOf = (text: string): QueryColumn | undefined => {
     const [term] = terms(text);
     return term?.kind === 'metric' ? term.left.metric : undefined;
   };
@@ -363,5 +364,40 @@ describe('explorer checks and helpers', () => {
   it('queryReadsMetrics says whether line counts matter', () => {
     assert.equal(queryReadsMetrics(parsed('repo = a/b and audited')), false);
     assert.equal(queryReadsMetrics(parsed('audited and f1 > 0')), true);
+  });
+});
+
+describe('seen_missed: a per-row number the caller provides (issue 19)', () => {
+  const seenMissed: Record<string, Record<string, number>> = { i1: { agent: 25 }, i2: { agent: 3 }, i3: { 'agent (results/agent/top10.jsonl)': 40 } };
+  const ctx = (current: string | undefined = 'agent', withRows = true): QueryContext => ({
+    ...context(current),
+    ...(withRows ? { rowValue: (id: string, explorer: string, column: string) => (column === 'seen_missed' ? seenMissed[id]?.[explorer] : undefined) } : {}),
+  });
+
+  it('parses in its spellings, with @explorer, [explorer] and alone', () => {
+    for (const text of ['seen_missed@agent > 20', 'seen_missed[agent] > 20', 'SEEN_MISSED > 20', 'seenMissed@agent > 20', 'seen missed [agent] > 20']) {
+      const [term] = terms(text);
+      assert.equal(term?.kind === 'metric' ? term.left.metric : undefined, 'seen_missed', text);
+    }
+    assert.equal(terms('seen_missed[agent (results/agent/top10.jsonl)] > 1')[0]?.kind, 'metric');
+  });
+
+  it('compares the caller’s value; an instance without a run (no value) matches nothing', () => {
+    assert.deepEqual(matching('seen_missed@agent > 20', ctx()), ['i1']);
+    assert.deepEqual(matching('seen_missed > 2', ctx()), ['i1', 'i2']);
+    assert.deepEqual(matching('seen_missed[agent (results/agent/top10.jsonl)] >= 40', ctx()), ['i3']);
+    assert.deepEqual(matching('seen_missed@agent != 25', ctx()), ['i2']);
+    assert.deepEqual(matching('seen_missed@agent > 0', ctx('agent', false)), [], 'a context without rowValue: nothing matches');
+  });
+
+  it('mixes with metrics, differences and the other terms', () => {
+    assert.deepEqual(matching('seen_missed@agent > 20 and recall@agent > 0.5', ctx()), ['i1']);
+    assert.deepEqual(matching('seen_missed@agent - recall@agent > 20', ctx()), ['i1']);
+    assert.deepEqual(matching('repo = org/a and seen_missed < 10', ctx()), ['i2']);
+  });
+
+  it('is named in the help and in the "not a metric" message', () => {
+    assert.match(queryHelp(['agent']).text, /seen_missed\[EXPLORER\]/);
+    assert.match(queryProblem('seen > 1', ['agent'])?.message ?? '', /or seen_missed\)/);
   });
 });
