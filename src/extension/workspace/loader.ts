@@ -1,6 +1,6 @@
 import * as path from 'node:path';
 import * as vscode from 'vscode';
-import { checkWorkspace, EMPTY_WORKSPACE, globBase, LineCountCache, loadWorkspace, nextTurn, type Problem, type WorkspaceModel } from '../../data';
+import { checkWorkspace, EMPTY_WORKSPACE, EXPLORER_TRAJECTORY_EXCLUDE_GLOB, globBase, LineCountCache, loadWorkspace, nextTurn, type Problem, type WorkspaceModel } from '../../data';
 import { Debounced } from '../base/debounce';
 import { Disposable } from '../base/lifecycle';
 import { LineCountReader } from './lineCountReader';
@@ -220,7 +220,8 @@ async function readWorkspace(settings: DataSettings, signal: AbortSignal, addedR
   for (const glob of settings.predictionGlobs) {
     // Searched from the glob's literal folder (results/), so the snapshots beside it are not walked.
     const { base, pattern } = globBase(benchDir, glob);
-    const uris = await vscode.workspace.findFiles(new vscode.RelativePattern(vscode.Uri.file(base), pattern), '**/node_modules/**');
+    // An explorer's runs (`results/<explorer>/trajs/`) are `.jsonl` too, and are not predictions.
+    const uris = await vscode.workspace.findFiles(new vscode.RelativePattern(vscode.Uri.file(base), pattern), `{**/node_modules/**,${EXPLORER_TRAJECTORY_EXCLUDE_GLOB}}`);
     for (const uri of uris) if (uri.fsPath !== benchFile) predictionFiles.add(uri.fsPath);
   }
   const reposRoot = resolveSetting(settings.reposRoot);
