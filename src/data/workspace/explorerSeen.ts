@@ -22,7 +22,7 @@ export interface RowSeen {
   readonly anatomy: SeenAnatomy;
   /** The run as shown (`<folder as given>/<path under it>`). */
   readonly trajectory: string;
-  /** The run's steps; its kept reads and viewed lines of the instance's core files. */
+  /** The run's steps; its kept reads and viewed lines of the instance's core files (of every file with `fullRuns`). */
   readonly length: RunLength;
 }
 
@@ -36,6 +36,12 @@ export interface SeenRowInput {
 export interface ExplorerSeenOptions extends TrajectoryReadOptions {
   /** Explorer label → its run folder, indexed. */
   readonly runs: ReadonlyMap<string, ExplorerRunIndex>;
+  /**
+   * Extract every read of a run, not only those of the instance's core files: the same `seen`
+   * (the core files' reads are the same), and the run's length (`reads`, `viewedLines`) over the
+   * whole run — what the leaderboard's run-length columns show. Slower on long runs.
+   */
+  readonly fullRuns?: boolean;
   readonly signal?: AbortSignal;
 }
 
@@ -85,7 +91,7 @@ export async function seenOfRows(
     if (run === undefined || entry === undefined || groundTruth === undefined) return null;
     options.signal?.throwIfAborted();
     const instance = explorerRunInstance(entry, groundTruth, await snapshotOf(model, entry, snapshots));
-    const loaded = await loadExplorerRun(run, instance, { ...options, paths: new Set(groundTruth.core.keys()) });
+    const loaded = await loadExplorerRun(run, instance, options.fullRuns === true ? options : { ...options, paths: new Set(groundTruth.core.keys()) });
     for (const p of loaded.problems) problems.push(p);
     if (loaded.run === undefined) return null;
     return { anatomy: seenAnatomy(row.anatomy, viewedLineSet(loaded.run.viewed)), trajectory: run.path, length: loaded.run.length };

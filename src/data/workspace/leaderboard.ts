@@ -4,10 +4,14 @@
  * `swe-explore misses` prints at one budget, with the instances that carry most of each category.
  * Rows are walked with {@link forEachScoredRow} and scored with {@link scoreRow} / {@link summarise} /
  * {@link summariseByRepo}, so the same folder gives the same numbers as the CLI; the "patch reach"
- * column sums the rows' patch reach (`swe-explore misses`' `patch_lines` / `patch_hit`). Linear in rows.
+ * column sums the rows' patch reach (`swe-explore misses`' `patch_lines` / `patch_hit`). With the
+ * explorers' own runs (issue 19), "viewed but not reported" and the runs' lengths sum the rows' seen
+ * anatomy (`misses --explorer-trajs`' totals); with the runner's `token_usage` on the rows, tokens per
+ * instance and per core line hit. Linear in rows.
  */
 import {
   addMissCounts,
+  addSeenAnatomy,
   emptyMissCounts,
   MISS_CATEGORIES,
   missAnatomy,
@@ -19,6 +23,7 @@ import {
   type PatchReach,
   type PreparedGroundTruth,
 } from '../../core';
+import type { RowSeen } from './explorerSeen';
 import { goldPatchLines, rowPatchReach, type InstancePatchReach } from './patchReach';
 import { forEachScoredRow, isScored, metricFields, scoreRow, summarise, summariseByRepo, topK, type MetricValues, type ScoredRow } from './scoring';
 import { repoPathOf, type InstanceEntry, type PredictionEntry, type WorkspaceModel } from './workspace';
@@ -104,6 +109,54 @@ export interface LeaderboardPatchReach {
 /** {@link Leaderboard} with its patch-reach column (same explorers, same order). */
 export interface LeaderboardWithPatchReach extends Leaderboard {
   readonly patchReach: readonly LeaderboardPatchReach[];
+  /** Same explorers, same order: what the rows' `token_usage` says (zero rows when none carries one). */
+  readonly tokens: readonly LeaderboardTokens[];
+}
+
+/**
+ * One explorer's own runs over its scored rows (issue 19 item 6): the viewed core lines per
+ * category summed over the rows with a run (= `misses --explorer-trajs`' totals), "viewed but not
+ * reported" = missed core lines the runs viewed / missed core lines of those rows, and what a run
+ * spent (its steps, kept reads and viewed lines, averaged over the runs).
+ */
+export interface LeaderboardExplorerRuns {
+  readonly explorer: string;
+  readonly budget: number;
+  /** Scored rows with a run. */
+  readonly runs: number;
+  readonly seen: MissCounts;
+  readonly viewedCoreLines: number;
+  readonly seenMissed: number;
+  readonly missed: number;
+  /** `seenMissed / missed`; null when the rows with a run miss nothing (or there is none). */
+  readonly viewedNotReported: number | null;
+  /** Means over the runs (null without a run): the run's assistant steps, kept reads and distinct viewed lines. */
+  readonly meanSteps: number | null;
+  readonly meanReads: number | null;
+  readonly meanViewedLines: number | null;
+}
+
+/**
+ * A row's explorer run as {@link leaderboardExplorerRuns} needs it: undefined when its explorer has no
+ * run folder, null when it has one but no run for the instance (the extension passes memoised ones;
+ * `seenOfRows` computes them — with `fullRuns` for the lengths of whole runs).
+ */
+export type RowSeenOf = (label: string, instanceId: string, row: PredictionEntry, groundTruth: PreparedGroundTruth, entry: InstanceEntry) => RowSeen | null | undefined;
+
+/** One explorer's token spend over its scored rows that carry the runner's `token_usage`. */
+export interface LeaderboardTokens {
+  readonly explorer: string;
+  readonly budget: number;
+  /** Scored rows with a `token_usage` figure. */
+  readonly rows: number;
+  /** Σ tokens over those rows. */
+  readonly tokens: number;
+  /** Σ core lines hit at the budget over the same rows. */
+  readonly hitLines: number;
+  /** Tokens per instance: `tokens / rows`; null without such a row. */
+  readonly meanTokens: number | null;
+  /** Tokens per core line hit: `tokens / hitLines`; null when no line was hit. */
+  readonly tokensPerHitLine: number | null;
 }
 
 /** Prepared ground truth of an instance, or undefined to leave its rows out (line counts unknown). */
@@ -249,6 +302,70 @@ export function leaderboardPatchReach(model: WorkspaceModel, groundTruthOf: Grou
   return out;
 }
 
+/**
+ * The explorers' own runs per explorer with a run folder (those for which `seenOf` gives something),
+ * in model order: the sums of the rows' seen anatomy and the mean run lengths.
+ */
+export function leaderboardExplorerRuns(model: WorkspaceModel, groundTruthOf: GroundTruthOf, options: LeaderboardAnatomyOptions, seenOf: RowSeenOf): LeaderboardExplorerRuns[] {
+  type Sum = { seen: MissCounts; viewedCoreLines: number; seenMissed: number; missed: number; runs: number; steps: number; reads: number; viewedLines: number };
+  const sums = new Map<string, Sum>();
+  forEachScoredRow(model, options.keepEmptyCore, groundTruthOf, (label, instanceId, row, groundTruth, entry) => {
+    const seen = seenOf(label, instanceId, row, groundTruth, entry);
+    if (seen === undefined) return;
+    let sum = sums.get(label);
+    if (sum === undefined) sums.set(label, (sum = { seen: emptyMissCounts(), viewedCoreLines: 0, seenMissed: 0, missed: 0, runs: 0, steps: 0, reads: 0, viewedLines: 0 }));
+    if (seen === null) return;
+    addSeenAnatomy(sum, seen.anatomy);
+    sum.runs++;
+    sum.steps += seen.length.steps;
+    sum.reads += seen.length.reads;
+    sum.viewedLines += seen.length.viewedLines;
+  });
+  const out: LeaderboardExplorerRuns[] = [];
+  for (const explorer of model.explorers.keys()) {
+    const sum = sums.get(explorer);
+    if (sum === undefined) continue;
+    const mean = (total: number): number | null => (sum.runs === 0 ? null : total / sum.runs);
+    out.push({
+      explorer,
+      budget: options.budget,
+      runs: sum.runs,
+      seen: sum.seen,
+      viewedCoreLines: sum.viewedCoreLines,
+      seenMissed: sum.seenMissed,
+      missed: sum.missed,
+      viewedNotReported: sum.missed === 0 ? null : sum.seenMissed / sum.missed,
+      meanSteps: mean(sum.steps),
+      meanReads: mean(sum.reads),
+      meanViewedLines: mean(sum.viewedLines),
+    });
+  }
+  return out;
+}
+
+/** Token spend per explorer (every explorer, model order) over its scored rows with a `token_usage` figure; hit lines from the same anatomy as `misses`. */
+export function leaderboardTokens(
+  model: WorkspaceModel,
+  groundTruthOf: GroundTruthOf,
+  options: LeaderboardAnatomyOptions,
+  anatomyOf: RowAnatomyOf = (_label, _id, row, groundTruth, entry) => rowAnatomy(groundTruth, row, entry, options.k, options.budget),
+): LeaderboardTokens[] {
+  const sums = new Map<string, { rows: number; tokens: number; hitLines: number }>();
+  for (const label of model.explorers.keys()) sums.set(label, { rows: 0, tokens: 0, hitLines: 0 });
+  forEachScoredRow(model, options.keepEmptyCore, groundTruthOf, (label, instanceId, row, groundTruth, entry) => {
+    if (row.tokens === undefined) return;
+    const sum = sums.get(label)!;
+    sum.rows++;
+    sum.tokens += row.tokens;
+    sum.hitLines += anatomyOf(label, instanceId, row, groundTruth, entry).counts.hit;
+  });
+  const out: LeaderboardTokens[] = [];
+  for (const [explorer, sum] of sums) {
+    out.push({ explorer, budget: options.budget, ...sum, meanTokens: sum.rows === 0 ? null : sum.tokens / sum.rows, tokensPerHitLine: sum.hitLines === 0 ? null : sum.tokens / sum.hitLines });
+  }
+  return out;
+}
+
 /** Scores, miss anatomy and patch reach together (three walks over the rows, each linear). */
 export function leaderboardOfModel(model: WorkspaceModel, groundTruthOf: GroundTruthOf, options: LeaderboardAnatomyOptions): LeaderboardWithPatchReach {
   return {
@@ -257,5 +374,6 @@ export function leaderboardOfModel(model: WorkspaceModel, groundTruthOf: GroundT
     scores: leaderboardScores(model, groundTruthOf, options),
     anatomy: leaderboardAnatomy(model, groundTruthOf, options),
     patchReach: leaderboardPatchReach(model, groundTruthOf, options),
+    tokens: leaderboardTokens(model, groundTruthOf, options),
   };
 }

@@ -25,6 +25,7 @@ import { readLineCountsFile } from '../formats/lineCountsFile';
 import { locateSnapshot, RESOLVE_FAILURE_TEXT, type ResolveFailure } from '../io/paths';
 import { sortProblems, type Problem } from '../io/problems';
 import { toGroundTruth, toRegions } from '../formats/records';
+import { rowTokens } from '../formats/tokenUsage';
 import { readTranscriptFolder, type TranscriptRun } from '../formats/transcripts';
 import type { BenchRecord, PredictionRow } from '../formats/schemas';
 import { validateData } from './validate';
@@ -84,6 +85,14 @@ export interface PredictionEntry {
   readonly regions: readonly Region[];
   readonly file: string;
   readonly line: number;
+  /** What the explorer spent on the instance, from the runner's `token_usage` (src/data/formats/tokenUsage.ts); absent without one. */
+  readonly tokens?: number;
+}
+
+/** The entry an explorer keeps of an accepted row. */
+export function predictionEntry(value: PredictionRow, file: string, line: number): PredictionEntry {
+  const tokens = rowTokens(value);
+  return tokens === undefined ? { regions: toRegions(value.regions), file, line } : { regions: toRegions(value.regions), file, line, tokens };
 }
 
 /** One explorer as every view lists it: the rows of one name in one prediction file. */
@@ -246,7 +255,7 @@ export function explorerRuns(files: ReadonlyArray<{ readonly file: string; reado
       let run = runs.get(label);
       if (run === undefined) runs.set(label, (run = { label, name: value.explorer, file, rows: new Map() }));
       // Duplicate (instance, explorer) rows of one file were already dropped and reported by the reader.
-      if (!run.rows.has(value.instance_id)) run.rows.set(value.instance_id, { regions: toRegions(value.regions), file, line });
+      if (!run.rows.has(value.instance_id)) run.rows.set(value.instance_id, predictionEntry(value, file, line));
     }
   }
   return runs;
