@@ -264,9 +264,6 @@ describe('how a repair run got to a line', () => {
       20,
     );
     assert.equal(both.kind, 'runs');
-    assert.deepEqual(
-      both.kind === 'runs' ? both.runs.map((r) => (r.arrival === 'not-loaded' ? r.arrival : r.arrival.firstRead?.step)) : [],
-      [5, 'not-loaded'],
-    );
+    assert.deepEqual(both.kind === 'runs' ? both.runs.map((r) => (r.arrival === 'not-loaded' ? r.arrival : r.arrival.firstRead?.step)) : [], [5, 'not-loaded']);
   });
 });

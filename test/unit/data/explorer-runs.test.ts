@@ -102,7 +102,10 @@ describe('the demo explorer "agent" has runs in two formats: seen counts pinned'
     ]);
     // In every instance some missed lines were viewed and some never were.
     for (const row of agent) assert.ok(row.seen!.anatomy.seenMissed > 0 && row.seen!.anatomy.seenMissed < row.seen!.anatomy.missed, row.instanceId);
-    assert.ok(misses.rows.filter((r) => r.explorer === 'bm25').every((r) => r.seen === undefined), 'explorers without runs are untouched');
+    assert.ok(
+      misses.rows.filter((r) => r.explorer === 'bm25').every((r) => r.seen === undefined),
+      'explorers without runs are untouched',
+    );
     const totals = misses.totals.find((t) => t.explorer === 'agent')!.seenTotals!;
     assert.deepEqual([totals.runs, totals.viewedCoreLines, totals.seenMissed, totals.missed], [3, 172, 13, 105]);
     assert.equal(misses.totals.find((t) => t.explorer === 'bm25')!.seenTotals, undefined);
@@ -171,10 +174,13 @@ describe('the real OpenCode fixture loads as an explorer run', () => {
     assert.equal(run.format, 'opencode-events');
     assert.equal(run.baseSource, 'inferred', 'OpenCode logs name no working folder: the base comes from the read paths');
     assert.equal(run.base, '/repo');
-    assert.deepEqual([...viewedLineSet(run.viewed)], [
-      ['src/button.py', [[1, 2]]],
-      ['src/theme.py', [[1, 1]]],
-    ]);
+    assert.deepEqual(
+      [...viewedLineSet(run.viewed)],
+      [
+        ['src/button.py', [[1, 2]]],
+        ['src/theme.py', [[1, 1]]],
+      ],
+    );
     assert.ok(
       run.notes.some((n) => /sub-agent reads are absent from the stream/.test(n)),
       run.notes.join('\n'),
