@@ -16,6 +16,8 @@
  *       2 MB run on the extension's path (see ./bench-trajectories.ts);
  *   (i) `whatif` over those runs with 20 explorers, and switching rule sets on the extension's data
  *       path (see ./bench-whatif.ts).
+ *   (j) `misses --explorer-trajs` over 848 × 5 explorers' own runs (~2 MB each, ~8.7 GB), and one run on
+ *       the extension's path (see ./bench-explorer-runs.ts).
  * Build first (`npm run build`): (b) runs dist/cli.js as a user would.
  */
 import { execFileSync, spawnSync } from 'node:child_process';
@@ -27,6 +29,7 @@ import { readBenchFile, readPredictionFile } from '../src/data/formats/jsonl';
 import { readLineCountsFile } from '../src/data/formats/lineCountsFile';
 import { toGroundTruth, toRegions } from '../src/data/formats/records';
 import { benchAuditImpact, benchProvenance } from './bench-audit';
+import { benchExplorerRuns } from './bench-explorer-runs';
 import { benchScale } from './bench-scale';
 import { benchTrajectories } from './bench-trajectories';
 import { benchWhatIf } from './bench-whatif';
@@ -214,6 +217,10 @@ async function main(): Promise<void> {
   // (i)
   console.log('');
   await benchWhatIf(WORK, CLI);
+
+  // (j)
+  console.log('');
+  await benchExplorerRuns(WORK, CLI);
 
   // The packaged extension is built with --production (minified); measure that build.
   const packaged = path.join(WORK, 'extension.production.js');

@@ -18,8 +18,17 @@
  * model's runs use `str_replace_editor` / `bash` tool calls instead (OpenHands style). About a
  * third of the paths name files the repository does not have (agent scripts, directories), so the
  * existence filter works as hard as on real runs.
+ *
+ * Explorer runs (issue 19) for a synthetic workspace of ./gen-synthetic.ts:
+ *
+ *   node --import tsx scripts/gen-trajectories.ts --explorer-runs WORKSPACE [--run-kb 2048] [--seed 1]
+ *
+ * writes `results/<explorer>/trajs/<instance_id>.traj.json` for every row of every prediction file
+ * of WORKSPACE (mini-swe-agent v1 runs of the same steps over the instance's snapshot files, about
+ * --run-kb KB each; one in five explorers as Claude Code stream-json `.jsonl` with Read and Grep
+ * calls), and `explorer-runs.json` (the options) in WORKSPACE.
  */
-import { existsSync, mkdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdirSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import * as path from 'node:path';
 import { parseArgs } from 'node:util';
 
@@ -194,9 +203,139 @@ export function generateTrajectories(options: TrajectoryGenOptions): GeneratedTr
   return { trajsDir, reposDir, lineCountsFile, runs: instances * runs, bytes };
 }
 
+export interface ExplorerRunGenOptions {
+  /** A workspace written by ./gen-synthetic.ts (bench.jsonl, line_counts.json, results/<explorer>/top*.jsonl). */
+  readonly workspace: string;
+  /** Approximate size of each run in KB (default 2048). */
+  readonly runKb?: number;
+  readonly seed?: number;
+}
+
+export interface GeneratedExplorerRuns {
+  /** Explorer name → its run folder. */
+  readonly folders: ReadonlyMap<string, string>;
+  readonly runs: number;
+  readonly bytes: number;
+}
+
+const EXPLORER_MARKER = 'explorer-runs.json';
+
+/** A Claude Code stream-json run of about `targetBytes`: Read calls with numbered results and Grep calls, over the instance's files. */
+function claudeRun(rng: Rng, files: readonly RepoFile[], targetBytes: number): string {
+  const cwd = '/home/explorer/checkout';
+  const events: string[] = [JSON.stringify({ type: 'system', subtype: 'init', cwd, model: 'claude-sonnet-4-5', tools: ['Read', 'Grep', 'Glob'] })];
+  let bytes = events[0]!.length;
+  for (let i = 0; bytes < targetBytes; i++) {
+    const file = rng.pick(files);
+    const id = `toolu_${i}`;
+    let use: unknown;
+    let result: string;
+    if (rng.float() < 0.7) {
+      const start = rng.int(1, Math.max(1, file.lines - 60));
+      const end = Math.min(file.lines, start + rng.int(20, 120));
+      use = { type: 'tool_use', id, name: 'Read', input: { file_path: `${cwd}/${file.path}`, offset: start, limit: end - start + 1 } };
+      const out: string[] = [];
+      for (let n = start; n <= end; n++) out.push(`${String(n).padStart(6)}→${sourceLine(n, rng)}`);
+      result = out.join('\n');
+    } else {
+      const word = rng.pick(WORDS);
+      use = { type: 'tool_use', id, name: 'Grep', input: { pattern: word, path: cwd, output_mode: 'content', '-n': true } };
+      const hits: string[] = [];
+      for (let k = 0; k < rng.int(1, 12); k++) {
+        const hit = rng.pick(files);
+        hits.push(`${cwd}/${hit.path}:${rng.int(1, hit.lines)}:${sourceLine(k, rng)}`);
+      }
+      result = hits.join('\n');
+    }
+    const assistant = JSON.stringify({ type: 'assistant', message: { role: 'assistant', content: [{ type: 'text', text: 'Let me look at how the parser handles the end of the input.' }, use] } });
+    const user = JSON.stringify({ type: 'user', message: { role: 'user', content: [{ type: 'tool_result', tool_use_id: id, content: result }] } });
+    events.push(assistant, user);
+    bytes += assistant.length + user.length + 2;
+  }
+  events.push(JSON.stringify({ type: 'result', subtype: 'success', result: 'RELEVANT_FILES:\n- pkg/a.py:1-10' }));
+  return `${events.join('\n')}\n`;
+}
+
+/** Writes explorer runs for a synthetic workspace (see the header); an existing set written with the same options is reused. */
+export function generateExplorerRuns(options: ExplorerRunGenOptions): GeneratedExplorerRuns {
+  const workspace = path.resolve(options.workspace);
+  const runKb = options.runKb ?? 2048;
+  const seed = options.seed ?? 1;
+  const counts = JSON.parse(readFileSync(path.join(workspace, 'line_counts.json'), 'utf8')) as Record<string, Record<string, number>>;
+  const resultsDir = path.join(workspace, 'results');
+  const explorers = readdirSync(resultsDir).sort();
+  const folders = new Map(explorers.map((e) => [e, path.join(resultsDir, e, 'trajs')]));
+  const marker = path.join(workspace, EXPLORER_MARKER);
+  const wanted = JSON.stringify({ runKb, seed, explorers });
+  if (existsSync(marker)) {
+    const [previous, runs, bytes] = readFileSync(marker, 'utf8').split('\n');
+    if (previous === wanted && [...folders.values()].every((f) => existsSync(f))) return { folders, runs: Number(runs), bytes: Number(bytes) };
+  }
+  let runs = 0;
+  let bytes = 0;
+  explorers.forEach((explorer, x) => {
+    const folder = folders.get(explorer)!;
+    rmSync(folder, { recursive: true, force: true });
+    mkdirSync(folder, { recursive: true });
+    const predictions = readdirSync(path.join(resultsDir, explorer)).filter((f) => f.endsWith('.jsonl'));
+    for (const file of predictions) {
+      for (const line of readFileSync(path.join(resultsDir, explorer, file), 'utf8').split('\n')) {
+        if (line.trim() === '') continue;
+        const instanceId = (JSON.parse(line) as { instance_id: string }).instance_id;
+        const files: RepoFile[] = Object.entries(counts[instanceId] ?? {})
+          .filter(([, lines]) => lines > 0)
+          .map(([p, lines]) => ({ path: p, lines }));
+        if (files.length === 0) continue;
+        const rng = new Rng(seed * 7_000_003 + x * 100_003 + runs);
+        const claude = x % 5 === 4;
+        const text = claude ? claudeRun(rng, files, runKb * 1024) : miniRun(rng, instanceId, files, runKb * 1024);
+        writeFileSync(path.join(folder, claude ? `${instanceId}.jsonl` : `${instanceId}.traj.json`), text);
+        runs++;
+        bytes += text.length;
+      }
+    }
+  });
+  writeFileSync(marker, `${wanted}\n${runs}\n${bytes}`);
+  return { folders, runs, bytes };
+}
+
+/** A mini-swe-agent v1 run of about `targetBytes` over the instance's files (the steps of {@link step}). */
+function miniRun(rng: Rng, instanceId: string, files: readonly RepoFile[], targetBytes: number): string {
+  const messages: unknown[] = [
+    { role: 'system', content: 'You are a helpful assistant that can interact with a computer shell to solve programming tasks.' },
+    { role: 'user', content: `<pr_description>\n${'The parser drops the last record when the input ends without a newline. '.repeat(30)}\n</pr_description>` },
+  ];
+  let bytes = 600;
+  for (let i = 0; bytes < targetBytes; i++) {
+    const { command, output } = step(rng, files, 0, i);
+    const thought = `THOUGHT: ${'I need to look at how the parser handles the end of the input. '.repeat(rng.int(1, 4))}`;
+    const observation = `<returncode>0</returncode>\n<output>\n${output}\n</output>`;
+    messages.push({ role: 'assistant', content: `${thought}\n\n\`\`\`bash\n${command}\n\`\`\`` }, { role: 'user', content: observation });
+    bytes += thought.length + command.length + observation.length + 80;
+  }
+  return JSON.stringify({
+    trajectory_format: 'mini-swe-agent-1',
+    instance_id: instanceId,
+    info: { mini_version: '1.15.0', config: { model: { model_name: 'explorer-model' }, environment: { cwd: '/testbed' } } },
+    messages,
+  });
+}
+
 if (require.main === module) {
-  const { values } = parseArgs({ options: { out: { type: 'string' }, instances: { type: 'string' }, runs: { type: 'string' }, 'run-kb': { type: 'string' }, seed: { type: 'string' } } });
-  if (values.out === undefined) throw new Error('--out DIR is required');
+  const { values } = parseArgs({
+    options: { out: { type: 'string' }, instances: { type: 'string' }, runs: { type: 'string' }, 'run-kb': { type: 'string' }, seed: { type: 'string' }, 'explorer-runs': { type: 'string' } },
+  });
+  if (values['explorer-runs'] !== undefined) {
+    const started = Date.now();
+    const made = generateExplorerRuns({
+      workspace: values['explorer-runs'],
+      ...(values['run-kb'] === undefined ? {} : { runKb: Number(values['run-kb']) }),
+      ...(values.seed === undefined ? {} : { seed: Number(values.seed) }),
+    });
+    console.log(`${made.runs} explorer runs, ${(made.bytes / 1e6).toFixed(0)} MB, in ${((Date.now() - started) / 1000).toFixed(1)} s`);
+    process.exit(0);
+  }
+  if (values.out === undefined) throw new Error('--out DIR or --explorer-runs WORKSPACE is required');
   const started = Date.now();
   const result = generateTrajectories({
     out: values.out,
