@@ -157,8 +157,20 @@ export function arrivalAt(index: RepairRunIndex, path: string, line: number): Ar
       break;
     }
   }
-  const search = found === -1 ? null : index.searches.find((s) => s.step === found)!;
-  return { firstRead: { step: viewing.step, idiom: viewing.idiom, command: viewing.command }, search: search === null ? null : { step: search.step, command: search.command } };
+  const search = found === -1 ? undefined : index.searches[searchIndexAt(index.searches, found)];
+  return { firstRead: { step: viewing.step, idiom: viewing.idiom, command: viewing.command }, search: search === undefined ? null : { step: search.step, command: search.command } };
+}
+
+/** The index of the search at `step` in the step-ordered list (binary search). */
+function searchIndexAt(searches: readonly SearchStep[], step: number): number {
+  let lo = 0;
+  let hi = searches.length;
+  while (lo < hi) {
+    const mid = (lo + hi) >>> 1;
+    if (searches[mid]!.step < step) lo = mid + 1;
+    else hi = mid;
+  }
+  return lo;
 }
 
 /** The lines of `path` some read of the indexed run covers (for "the repair runs read it" tests). */

@@ -8,13 +8,14 @@
  *   ({@link VIEWED_TO_END}: the range still meets every core line after its start) and a negative
  *   start is dropped. A heredoc write has no `seen` lines: writing a file is not viewing it.
  * - Reads are taken in extraction order (step order); the first read whose `seen` lines hold a line
- *   is the one that "saw it first", and a step's earlier read wins over its later ones.
+ *   is the one that "saw it first", and a step's earlier read wins over its later ones. The first
+ *   sights are found by one sweep per file (O(n log n) in the ranges, however they overlap).
  * - The same model serves the repair runs (`rangesOf` = the builder's credit instead of `seen`):
  *   "the first step that read this line".
  *
  * Pure: line counts and the text shown for a read are injected.
  */
-import { insertInterval, type Interval, type IntervalSet, type LineSet } from '../intervals';
+import type { Interval, IntervalSet, LineSet } from '../intervals';
 import { commandSegments, type ReadIdiom, type SeenRange } from './commands';
 import { argument, firstBashFence, messageReads, toolCallArguments, type MessageReads, type RawRead, type RawSwallowed, type SkippedCall } from './extract';
 import { messageText } from './text';
@@ -73,23 +74,80 @@ export function resolveViewedRange(range: SeenRange, lineCount: number | undefin
   return start <= end ? [start, end] : undefined;
 }
 
-/** The parts of `[start, end]` not in `covered` (sorted, disjoint), in order. */
-function uncovered(covered: readonly (readonly [number, number])[], start: number, end: number): Interval[] {
-  const out: Interval[] = [];
-  let lo = 0;
-  let hi = covered.length;
-  while (lo < hi) {
-    const mid = (lo + hi) >>> 1;
-    if (covered[mid]![1] < start) lo = mid + 1;
-    else hi = mid;
+/** A range some read showed: `order` is the read's place in extraction order (lower is earlier). */
+interface Shown {
+  readonly start: number;
+  readonly end: number;
+  readonly order: number;
+}
+
+/** A binary min-heap of shown ranges by read order. */
+class EarliestFirst {
+  private readonly items: Shown[] = [];
+
+  get size(): number {
+    return this.items.length;
   }
-  let from = start;
-  for (let i = lo; i < covered.length && covered[i]![0] <= end; i++) {
-    const [s, e] = covered[i]!;
-    if (s > from) out.push([from, s - 1]);
-    if (e + 1 > from) from = e + 1;
+
+  peek(): Shown | undefined {
+    return this.items[0];
   }
-  if (from <= end) out.push([from, end]);
+
+  push(item: Shown): void {
+    const items = this.items;
+    items.push(item);
+    let i = items.length - 1;
+    while (i > 0) {
+      const parent = (i - 1) >> 1;
+      if (items[parent]!.order <= item.order) break;
+      items[i] = items[parent]!;
+      i = parent;
+    }
+    items[i] = item;
+  }
+
+  pop(): void {
+    const items = this.items;
+    const last = items.pop()!;
+    if (items.length === 0) return;
+    let i = 0;
+    for (;;) {
+      const left = 2 * i + 1;
+      if (left >= items.length) break;
+      const right = left + 1;
+      const child = right < items.length && items[right]!.order < items[left]!.order ? right : left;
+      if (items[child]!.order >= last.order) break;
+      items[i] = items[child]!;
+      i = child;
+    }
+    items[i] = last;
+  }
+}
+
+/**
+ * Splits the union of a file's shown ranges into maximal runs with one earliest read each: a sweep
+ * over the ranges by start with a heap of the active ones by read order — O(n log n) in the number
+ * of ranges, whatever their overlaps (a run of 100,000 grep hits on one file included).
+ */
+function firstSights(shown: Shown[]): { start: number; end: number; order: number }[] {
+  shown.sort((a, b) => a.start - b.start || a.order - b.order);
+  const out: { start: number; end: number; order: number }[] = [];
+  const active = new EarliestFirst();
+  let next = 0;
+  let at = shown[0]?.start ?? 0;
+  while (next < shown.length || active.size > 0) {
+    if (active.size === 0) at = Math.max(at, shown[next]!.start);
+    while (next < shown.length && shown[next]!.start <= at) active.push(shown[next++]!);
+    while (active.size > 0 && active.peek()!.end < at) active.pop();
+    const top = active.peek();
+    if (top === undefined) continue;
+    // The earliest active read shows every line up to its end or the next start, whichever is first.
+    const to = next < shown.length ? Math.min(top.end, shown[next]!.start - 1) : top.end;
+    const last = out[out.length - 1];
+    if (last !== undefined && last.order === top.order && last.end + 1 === at) last.end = to;
+    else out.push({ start: at, end: to, order: top.order });
+    at = to + 1;
+  }
   return out;
 }
 
@@ -105,37 +163,44 @@ export function viewedLines(
   options: { readonly rangesOf?: (read: RawRead) => readonly SeenRange[]; readonly paths?: ReadonlySet<string> } = {},
 ): ViewedLines {
   const rangesOf = options.rangesOf ?? ((read: RawRead) => read.seen);
-  const covered = new Map<string, [number, number][]>();
-  const sights = new Map<string, FirstSight[]>();
+  const shownByPath = new Map<string, Shown[]>();
   const readPaths = new Set<string>();
-  const viewing: ViewingRead[] = [];
-  for (const read of reads) {
-    if (options.paths !== undefined && !options.paths.has(read.path)) continue;
+  reads.forEach((read, order) => {
+    if (options.paths !== undefined && !options.paths.has(read.path)) return;
     readPaths.add(read.path);
     const count = lineCount(read.path);
-    let index = -1;
     for (const range of rangesOf(read)) {
       const resolved = resolveViewedRange(range, count);
       if (resolved === undefined) continue;
-      let list = covered.get(read.path);
-      if (list === undefined) covered.set(read.path, (list = []));
-      const fresh = uncovered(list, resolved[0], resolved[1]);
-      if (fresh.length === 0) continue;
-      if (index === -1) {
-        index = viewing.length;
-        viewing.push({ step: read.stepIdx, idiom: read.idiom, path: read.path, command: commandOf(read) });
-      }
-      let mine = sights.get(read.path);
-      if (mine === undefined) sights.set(read.path, (mine = []));
-      for (const [s, e] of fresh) mine.push({ start: s, end: e, read: index });
-      insertInterval(list, resolved[0], resolved[1]);
+      let list = shownByPath.get(read.path);
+      if (list === undefined) shownByPath.set(read.path, (list = []));
+      list.push({ start: resolved[0], end: resolved[1], order });
     }
+  });
+  const sightsByPath = new Map<string, { start: number; end: number; order: number }[]>();
+  const used = new Set<number>();
+  for (const [path, shown] of shownByPath) {
+    const sights = firstSights(shown);
+    sightsByPath.set(path, sights);
+    for (const sight of sights) used.add(sight.order);
   }
+  // The reads that show a line first, in extraction order, each described once.
+  const orders = [...used].sort((a, b) => a - b);
+  const indexOf = new Map<number, number>();
+  const viewing: ViewingRead[] = orders.map((order, index) => {
+    indexOf.set(order, index);
+    const read = reads[order]!;
+    return { step: read.stepIdx, idiom: read.idiom, path: read.path, command: commandOf(read) };
+  });
   const files = new Map<string, ViewedFile>();
-  for (const [path, list] of covered) {
-    if (list.length === 0) continue;
-    const firstSight = sights.get(path)!.sort((a, b) => a.start - b.start);
-    files.set(path, { lines: list, firstSight });
+  for (const [path, sights] of sightsByPath) {
+    const lines: [number, number][] = [];
+    for (const { start, end } of sights) {
+      const last = lines[lines.length - 1];
+      if (last !== undefined && last[1] + 1 >= start) last[1] = end;
+      else lines.push([start, end]);
+    }
+    files.set(path, { lines, firstSight: sights.map(({ start, end, order }) => ({ start, end, read: indexOf.get(order)! })) });
   }
   return { files, readPaths, reads: viewing };
 }

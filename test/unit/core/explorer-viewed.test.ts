@@ -267,3 +267,82 @@ describe('how a repair run got to a line', () => {
     assert.deepEqual(both.kind === 'runs' ? both.runs.map((r) => (r.arrival === 'not-loaded' ? r.arrival : r.arrival.firstRead?.step)) : [], [5, 'not-loaded']);
   });
 });
+
+describe('viewedLines against a line-by-line model (property)', () => {
+  it('every viewed line is attributed to the earliest read that showed it', () => {
+    const readArb = fc.record({
+      path: fc.constantFrom('p.py', 'q.py'),
+      ranges: fc.array(fc.tuple(fc.integer({ min: -30, max: 120 }), fc.integer({ min: -3, max: 140 })), { maxLength: 3 }),
+    });
+    fc.assert(
+      fc.property(fc.array(readArb, { maxLength: 25 }), fc.constantFrom(undefined, 0, 60, 130), (specs, lines) => {
+        const reads: TrajectoryRead[] = specs.map((spec, i) => ({
+          path: spec.path,
+          rawPath: spec.path,
+          start: 1,
+          end: -1,
+          stepIdx: i,
+          idiom: 'sed_range',
+          seen: spec.ranges,
+          origin: 'fence',
+          call: -1,
+          segment: 0,
+        }));
+        const countOf = (): number | undefined => lines;
+        const viewed = viewedLines(reads, countOf, (r) => `read ${r.stepIdx}`);
+        for (const path of ['p.py', 'q.py']) {
+          // The model: line → earliest step, from every resolved range.
+          const earliest = new Map<number, number>();
+          reads.forEach((read) => {
+            if (read.path !== path) return;
+            for (const range of read.seen) {
+              const resolved = resolveViewedRange(range, lines);
+              if (resolved === undefined) continue;
+              const to = Math.min(resolved[1], 200);
+              for (let n = resolved[0]; n <= to; n++) if (!earliest.has(n)) earliest.set(n, read.stepIdx);
+            }
+          });
+          for (let n = 1; n <= 200; n++) {
+            const viewing = lineViewing(viewed, path, n);
+            const step = earliest.get(n);
+            if (step === undefined) assert.notEqual(viewing.kind, 'seen', `${path}:${n}`);
+            else assert.deepEqual(viewing.kind === 'seen' ? [viewing.step, viewing.command] : viewing.kind, [step, `read ${step}`], `${path}:${n}`);
+          }
+          const file = viewed.files.get(path);
+          if (file !== undefined) {
+            // Runs are maximal: neighbours differ in their read.
+            for (let i = 1; i < file.firstSight.length; i++) {
+              const [a, b] = [file.firstSight[i - 1]!, file.firstSight[i]!];
+              assert.ok(a.end < b.start);
+              if (a.end + 1 === b.start) assert.notEqual(a.read, b.read);
+            }
+          }
+        }
+      }),
+      { numRuns: 400 },
+    );
+  });
+
+  it('stays fast on 100,000 single-line hits of one file', () => {
+    const reads: TrajectoryRead[] = Array.from({ length: 100_000 }, (_, i) => ({
+      path: 'big.py',
+      rawPath: 'big.py',
+      start: 1 + ((i * 7919) % 200_000),
+      end: 1 + ((i * 7919) % 200_000),
+      stepIdx: i,
+      idiom: 'grep_hit',
+      seen: [[1 + ((i * 7919) % 200_000), 1 + ((i * 7919) % 200_000)]],
+      origin: 'fence',
+      call: -1,
+      segment: 0,
+    }));
+    const started = performance.now();
+    const viewed = viewedLines(
+      reads,
+      () => 200_000,
+      () => 'grep',
+    );
+    assert.ok(performance.now() - started < 2000);
+    assert.equal(viewedLineCount(viewed), 100_000);
+  });
+});
