@@ -22,6 +22,8 @@ const node = { ...common, platform: 'node', format: 'cjs', plugins: [lazySchemas
 await Promise.all([
   build({ ...node, entryPoints: ['src/extension/extension.ts'], outfile: 'dist/extension.js', external: ['vscode'] }),
   build({ ...node, entryPoints: ['src/cli/main.ts'], outfile: 'dist/cli.js', banner: { js: '#!/usr/bin/env node' } }),
+  // The CLI reads explorer runs on worker threads (src/data/workspace/explorerRunPool.ts): the worker is its own file beside it.
+  build({ ...node, entryPoints: ['src/data/workspace/explorerRunWorker.ts'], outfile: 'dist/explorerRunWorker.js' }),
   build({ ...node, entryPoints: ['src/data/formats/schemas.ts'], outfile: 'dist/schemas.js' }),
   build({ ...node, entryPoints: ['src/data/formats/schemas.ts'], outfile: 'dist/test/schemas.js' }),
   build({ ...common, entryPoints: ['src/webview/scores/main.ts'], outfile: 'dist/webview/scores.js', platform: 'browser', format: 'iife' }),

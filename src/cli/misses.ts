@@ -5,6 +5,7 @@
  */
 import { MISS_CATEGORIES, type MissCounts } from '../core';
 import {
+  defaultWorkerCount,
   hasErrors,
   indexExplorerRuns,
   isFolder,
@@ -106,7 +107,7 @@ async function misses(argv: string[]): Promise<number> {
     for (const p of index.problems) problems.push(p);
     runs.set(label, index);
   }
-  const result = await missesOfWorkspaceModel(model, { profile, k, budget, ...(runs.size === 0 ? {} : { explorerRuns: { runs } }) }, new LineCountCache());
+  const result = await missesOfWorkspaceModel(model, { profile, k, budget, ...(runs.size === 0 ? {} : { explorerRuns: { runs, workers: defaultWorkerCount() } }) }, new LineCountCache());
   for (const list of [model.problems, result.lineCountProblems, result.problems]) for (const p of list) problems.push(p);
 
   process.stdout.write(format === 'json' ? formatMissesJson(result) : format === 'csv' ? formatMissesCsv(result) : formatMissesTable(result, { profile, k, budget }));

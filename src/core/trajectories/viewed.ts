@@ -19,7 +19,7 @@ import type { Interval, IntervalSet, LineSet } from '../intervals';
 import { commandSegments, type ReadIdiom, type SeenRange } from './commands';
 import { argument, firstBashFence, messageReads, toolCallArguments, type MessageReads, type RawRead, type RawSwallowed, type SkippedCall } from './extract';
 import { messageText } from './text';
-import type { Trajectory } from './types';
+import type { Trajectory, TrajectoryToolCall } from './types';
 
 /** The end of a viewed range that ran to the end of a file whose line count is unknown. */
 export const VIEWED_TO_END = Number.MAX_SAFE_INTEGER;
@@ -336,13 +336,29 @@ function argumentsName(argumentsValue: unknown, needles: readonly string[]): boo
   return false;
 }
 
+/** Whether a message's command could be a `grep…` / `rg ` segment (whose output's `path:line:` lines are reads): it mentions one. */
+function mayReadGrepHits(text: string, calls: readonly TrajectoryToolCall[]): boolean {
+  if (GREP_MENTION.test(text)) return true;
+  return calls.some((call) => {
+    const args = call.arguments;
+    if (typeof args === 'string' && (GREP_MENTION.test(args) || !args.includes('\\'))) return GREP_MENTION.test(args);
+    // An escape in the JSON text (or arguments that are no text) can hide the word: read the command.
+    const command = argument(toolCallArguments(call) ?? {}, 'command');
+    return typeof command === 'string' && GREP_MENTION.test(command);
+  });
+}
+
+const GREP_MENTION = /grep|rg /i;
+
 /**
  * The raw reads of the assistant messages that can yield a read of one of `needles` (normalised
- * paths): every path the extractor reads is a part of the message's text (fence words), of the
- * next message's text (grep hits) or of a tool call's `command` / `path`, and normalisation only
- * cuts a path's front and decorations, so a read normalised to a needle comes from a message that
- * holds that needle. Other messages are skipped unparsed: the kept reads of those paths are exactly
- * the full extraction's, at a fraction of its cost on a long run (`misses --explorer-trajs`).
+ * paths): every path the extractor reads is a part of the message's text (fence words), of a tool
+ * call's `command` / `path`, or — for a `grep…` / `rg ` segment only — of the next message's text
+ * (its `path:line:` hits); normalisation only cuts a path's front and decorations, so a read
+ * normalised to a needle comes from a message that holds that needle, or whose command mentions
+ * grep or rg and whose output holds it. Other messages are skipped unparsed, their (long) outputs
+ * unscanned: the kept reads of those paths are exactly the full extraction's, at a fraction of its
+ * cost on a long run (`misses --explorer-trajs`).
  */
 export function rawReadsNaming(trajectory: Trajectory, needles: readonly string[]): MessageReads {
   const reads: RawRead[] = [];
@@ -355,7 +371,9 @@ export function rawReadsNaming(trajectory: Trajectory, needles: readonly string[
     const message = messages[i]!;
     if (message.role !== 'assistant') continue;
     const next = messages[i + 1];
-    const named = holds(messageText(message.content)) || (next !== undefined && holds(messageText(next.content))) || message.toolCalls.some((call) => argumentsName(call.arguments, needles));
+    const text = messageText(message.content);
+    const named =
+      holds(text) || message.toolCalls.some((call) => argumentsName(call.arguments, needles)) || (next !== undefined && mayReadGrepHits(text, message.toolCalls) && holds(messageText(next.content)));
     if (!named) continue;
     const found = messageReads(messages, i);
     for (const r of found.reads) reads.push(r);

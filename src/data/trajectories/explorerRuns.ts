@@ -185,6 +185,8 @@ export interface ExplorerRunInstance {
   readonly knownPaths: Iterable<string>;
   /** The instance's line count of a path, when known (the snapshot is asked for the viewed files it does not know). */
   readonly lineCount: (path: string) => number | undefined;
+  /** Which of these paths are files of the snapshot (default: asked of the disk each time; a caller with several runs per instance caches it). */
+  readonly filesInSnapshot?: (paths: readonly string[]) => Promise<ReadonlySet<string>>;
 }
 
 export interface ExplorerRunLoadOptions extends TrajectoryReadOptions {
@@ -244,14 +246,15 @@ export async function loadExplorerRun(entry: ExplorerRunEntry, instance: Explore
     });
   }
   const paths = options.paths;
-  const raw = paths === undefined ? await rawReadsCooperatively(trajectory) : rawReadsNaming(trajectory, [...paths]);
+  const raw = paths === undefined ? await rawReadsCooperatively(trajectory) : onlyNaming(rawReadsNaming(trajectory, [...paths]), [...paths]);
   const { base, source } = baseOf(trajectory, raw, instance);
   const staged = seenFilters(stageReads(raw, base));
   const kept =
     instance.snapshotRoot === undefined
       ? keepReads(staged, { kind: 'name-rules', repoName: repoNameOf(instance.instanceId) })
       : await (async () => {
-          const existing = await filesInRepository(instance.snapshotRoot!, pathsToCheck(staged));
+          const wanted = paths === undefined ? pathsToCheck(staged) : pathsToCheck(staged).filter((p) => paths.has(p));
+          const existing = await (instance.filesInSnapshot ?? ((list: readonly string[]) => filesInRepository(instance.snapshotRoot!, list)))(wanted);
           return keepReads(staged, { kind: 'repository', exists: (p) => existing.has(p) });
         })();
   for (const p of skippedCallProblems(entry.path, kept.skipped)) problems.push({ ...p, instanceId: instance.instanceId });
@@ -273,6 +276,15 @@ export async function loadExplorerRun(entry: ExplorerRunEntry, instance: Explore
     },
     problems,
   };
+}
+
+/**
+ * The raw reads whose path holds one of `needles` (normalisation only cuts a path's front and
+ * decorations, so no other read can become one of them), without swallowed words: what is left to
+ * normalise and check when only those files matter.
+ */
+function onlyNaming(raw: MessageReads, needles: readonly string[]): MessageReads {
+  return { reads: raw.reads.filter((r) => needles.some((n) => r.path.includes(n))), swallowed: [], skipped: raw.skipped };
 }
 
 /** Staged reads with only the filters that say whether a file was viewed: an empty path; the existence test follows. */

@@ -7,6 +7,7 @@
  * Adding a format is one line in {@link FORMAT_READERS} (before the fallbacks), or one entry in the
  * converters' `CONVERTERS`.
  */
+import { isUtf8 } from 'node:buffer';
 import * as path from 'node:path';
 import type { Trajectory } from '../../core/trajectories/types';
 import { findJsonSyntaxError, replaceNonFiniteTokens } from '../io/jsonScan';
@@ -172,8 +173,6 @@ export function readTrajectoryContent(
   }
 }
 
-const UTF8 = new TextDecoder('utf-8', { fatal: true, ignoreBOM: true });
-
 /**
  * Reads one trajectory file (the caller has checked the path: see `locateRun` and the folder
  * index). FIFOs, devices and directories are refused before any byte is read; a file over
@@ -199,12 +198,9 @@ export async function readTrajectoryFile(file: string, options: TrajectoryReadOp
     return { file, size, problems: [ioProblem(file, error)] };
   }
   if (bytes.length > maxBytes) return { file, size: bytes.length, problems: [fileProblem(file, 'file-too-large', `trajectory grew past ${megabytes(maxBytes)} MB while being read`)] };
-  let text: string;
-  try {
-    text = UTF8.decode(bytes);
-  } catch {
-    return { file, size, problems: [fileProblem(file, 'invalid-utf8', 'trajectory is not valid UTF-8 (the builder cannot read it either)')] };
-  }
+  // Checked, then decoded (a strict decoder does both at a third of the speed; a leading BOM is kept either way).
+  if (!isUtf8(bytes)) return { file, size, problems: [fileProblem(file, 'invalid-utf8', 'trajectory is not valid UTF-8 (the builder cannot read it either)')] };
+  const text = bytes.toString('utf8');
   return { file, size, ...readTrajectoryContent(file, parseTrajectoryText(text, path.basename(file)), options.readers) };
 }
 
