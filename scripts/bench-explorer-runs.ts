@@ -9,12 +9,12 @@
  * Also runnable alone: `node --import tsx scripts/bench-explorer-runs.ts` (after `npm run build`).
  */
 import { spawnSync } from 'node:child_process';
-import { readdirSync, writeFileSync } from 'node:fs';
+import { existsSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
 import * as path from 'node:path';
 import { prepareGroundTruth } from '../src/core';
 import { explorerRunInstance, indexExplorerRuns, loadExplorerRun, loadWorkspace } from '../src/data';
 import { generateExplorerRuns } from './gen-trajectories';
-import { generateSyntheticWorkspace } from './gen-synthetic';
+import { generateSyntheticWorkspace, type SyntheticWorkspace } from './gen-synthetic';
 
 function measure(args: string[]): { wall: number; rssMb: number; status: number | null } {
   const started = process.hrtime.bigint();
@@ -39,10 +39,38 @@ async function longestStall(work: () => Promise<void>): Promise<{ ms: number; st
   return { ms, stallMs: longest };
 }
 
+const WORKSPACE = { instances: 848, explorers: 5, maxLines: 20000, seed: 1 } as const;
+
+/** The 848 × 5 workspace: reused when it was written with these options (writing it again would delete its 8.7 GB of runs). */
+async function syntheticWorkspace(out: string): Promise<SyntheticWorkspace> {
+  const marker = path.join(out, 'synthetic.json');
+  if (existsSync(marker)) {
+    const written = JSON.parse(readFileSync(marker, 'utf8')) as Record<string, unknown>;
+    if (
+      written['instances'] === WORKSPACE.instances &&
+      written['explorers'] === WORKSPACE.explorers &&
+      written['maxLines'] === WORKSPACE.maxLines &&
+      written['seed'] === WORKSPACE.seed &&
+      written['worstCase'] === false
+    ) {
+      const results = path.join(out, 'results');
+      return {
+        benchFile: path.join(out, 'bench.jsonl'),
+        predictionFiles: readdirSync(results)
+          .sort()
+          .map((e) => path.join(results, e, 'top5.jsonl')),
+        reposRoot: path.join(out, 'repos'),
+        lineCountsFile: path.join(out, 'line_counts.json'),
+      };
+    }
+  }
+  return generateSyntheticWorkspace({ out, ...WORKSPACE });
+}
+
 export async function benchExplorerRuns(work: string, cli: string): Promise<void> {
   const started = Date.now();
   const out = path.join(work, 'explorer-runs-848x5');
-  const ws = await generateSyntheticWorkspace({ out, instances: 848, explorers: 5, maxLines: 20000, seed: 1 });
+  const ws = await syntheticWorkspace(out);
   const runs = generateExplorerRuns({ workspace: out, runKb: 2048 });
   console.log(`(j) explorer runs: 848 instances × 5 explorers, ${runs.runs} runs, ${(runs.bytes / 1e9).toFixed(1)} GB (ready in ${((Date.now() - started) / 1000).toFixed(1)} s)`);
   const base = ['misses', '--bench', ws.benchFile, ...ws.predictionFiles.flatMap((f) => ['--preds', f]), '--format', 'json'];
