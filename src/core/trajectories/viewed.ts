@@ -16,8 +16,8 @@
  * Pure: line counts and the text shown for a read are injected.
  */
 import type { Interval, IntervalSet, LineSet } from '../intervals';
-import { commandSegments, type ReadIdiom, type SeenRange } from './commands';
-import { argument, firstBashFence, messageReads, toolCallArguments, type MessageReads, type RawRead, type RawSwallowed, type SkippedCall } from './extract';
+import type { ReadIdiom, SeenRange } from './commands';
+import { argument, messageReads, readCommandText, toolCallArguments, type MessageReads, type RawRead, type RawSwallowed, type SkippedCall } from './extract';
 import { messageText } from './text';
 import type { Trajectory, TrajectoryToolCall } from './types';
 
@@ -292,32 +292,13 @@ export function commandLine(text: string): string {
   return line;
 }
 
-/** The segment of a command a read came from, or the whole command when the index is out of range. */
-function segmentOf(command: string, segment: number): string {
-  const segments = commandSegments(command);
-  return segment >= 0 && segment < segments.length ? segments[segment]! : command;
-}
-
 /**
- * What the agent ran for a read, as display text: the command segment it came from (fence or
- * `bash` call), or `view PATH [a, b]` for a file-editor view (which is what every converted
- * Read/read tool call is). Data: the caller escapes it for its surface.
+ * What the agent ran for a read, as one line of display text: the command segment it came from
+ * (`readCommandText`), or `str_replace_editor view PATH --view_range A B` for a file-editor view (every
+ * converted Read / read tool call is one). Data: the caller escapes it for its surface.
  */
-export function readCommandText(trajectory: Trajectory, read: RawRead): string {
-  const message = trajectory.messages[read.stepIdx];
-  if (message === undefined) return '';
-  if (read.origin === 'fence') return commandLine(segmentOf(firstBashFence(messageText(message.content)) ?? '', read.segment));
-  const call = message.toolCalls[read.call];
-  if (call === undefined) return '';
-  const args = toolCallArguments(call) ?? {};
-  if (call.name === 'str_replace_editor') {
-    const path = argument(args, 'path');
-    const range = argument(args, 'view_range');
-    const shown = Array.isArray(range) && range.length >= 2 ? ` [${String(range[0])}, ${String(range[1])}]` : '';
-    return commandLine(`view ${typeof path === 'string' ? path : read.path}${shown}`);
-  }
-  const command = argument(args, 'command');
-  return commandLine(typeof command === 'string' ? segmentOf(command, read.segment) : '');
+export function readCommandLine(trajectory: Trajectory, read: RawRead): string {
+  return commandLine(readCommandText(trajectory.messages, read) ?? '');
 }
 
 /** Whether a tool call's arguments hold one of `needles` (see {@link rawReadsNaming}). */

@@ -32,7 +32,7 @@ import {
   keepReads,
   pathsToCheck,
   rawReadsNaming,
-  readCommandText,
+  readCommandLine,
   repoNameOf,
   stageReads,
   trajectoryBase,
@@ -260,7 +260,7 @@ export async function loadExplorerRun(entry: ExplorerRunEntry, instance: Explore
   for (const p of skippedCallProblems(entry.path, kept.skipped)) problems.push({ ...p, instanceId: instance.instanceId });
   const reads = paths === undefined ? kept.reads : kept.reads.filter((r) => paths.has(r.path));
   const lineCount = await lineCountsFor(reads, instance);
-  const viewed = viewedLines(reads, lineCount, (r) => readCommandText(trajectory, r));
+  const viewed = viewedLines(reads, lineCount, (r) => readCommandLine(trajectory, r));
   return {
     run: {
       instanceId: instance.instanceId,

@@ -9,7 +9,7 @@
  */
 import { modelFolderOf, locateRun, type RunLocator } from './locate';
 import { loadRun, DEFAULT_REPO_PATH } from './runs';
-import { readCommandText, repairRunIndex, type RepairRunSource } from '../../core';
+import { readCommandLine, repairRunIndex, type RepairRunSource } from '../../core';
 import type { ReadStepInfo } from '../../core/provenance';
 import type { Problem } from '../io/problems';
 import type { TrajectoryReadOptions } from './formats';
@@ -74,7 +74,7 @@ export async function loadRepairRuns(instance: RepairRunsInstance, locator: RunL
     runs.push({
       trajPath,
       model: run.model !== '' ? run.model : folderModel,
-      index: repairRunIndex(run.trajectory, run.reads.reads, instance.lineCount, (read) => readCommandText(run.trajectory, read)),
+      index: repairRunIndex(run.trajectory, run.reads.reads, instance.lineCount, (read) => readCommandLine(run.trajectory, read)),
     });
   }
   return { runs, problems };

@@ -18,7 +18,7 @@ import {
   normalize,
   prepareInstance,
   rawReadsNaming,
-  readCommandText,
+  readCommandLine,
   repairRunIndex,
   resolveViewedRange,
   searchNamesFile,
@@ -97,7 +97,7 @@ describe('viewedLines: the union of the seen lines, with the first read that sho
     output('...'),
   );
   const reads = readsOf(trajectory);
-  const viewed = viewedLines(reads, count, (r) => readCommandText(trajectory, r));
+  const viewed = viewedLines(reads, count, (r) => readCommandLine(trajectory, r));
 
   it('unions the seen ranges per file; a heredoc write is not a view', () => {
     assert.deepEqual(viewedLineSet(viewed).get('pkg/a.py'), [[100, 200]]);
@@ -240,7 +240,7 @@ describe('how a repair run got to a line', () => {
       output('...'),
     );
     const reads = readsOf(trajectory);
-    const index = repairRunIndex(trajectory, reads, count, (r) => readCommandText(trajectory, r));
+    const index = repairRunIndex(trajectory, reads, count, (r) => readCommandLine(trajectory, r));
     assert.deepEqual(
       searchSteps(trajectory).map((s) => s.step),
       [1, 3, 7],

@@ -138,7 +138,12 @@ describe('the demo explorer "agent" has runs in two formats: seen counts pinned'
     const i102 = await viewed('acme__inventory-102');
     assert.equal(i102.format, 'claude-code-stream');
     assert.equal(i102.base, '/home/dev/acme-inventory');
-    assert.deepEqual(lineViewing(i102.viewed, 'tests/conftest.py', 30), { kind: 'seen', step: 11, idiom: 'view_range', command: 'view /home/dev/acme-inventory/tests/conftest.py [25, 34]' });
+    assert.deepEqual(lineViewing(i102.viewed, 'tests/conftest.py', 30), {
+      kind: 'seen',
+      step: 11,
+      idiom: 'view_range',
+      command: 'str_replace_editor view /home/dev/acme-inventory/tests/conftest.py --view_range 25 34',
+    });
     assert.deepEqual(lineViewing(i102.viewed, 'tests/conftest.py', 36), { kind: 'other-lines', viewed: [[25, 34]] });
     const i7 = await viewed('acme__tinyhttp-7');
     assert.deepEqual(lineViewing(i7.viewed, 'tinyhttp/request.py', 3), {
