@@ -13,7 +13,7 @@ export * from './workspace/lineCounts';
 export * from './formats/lineCountsFile';
 export * from './workspace/misses';
 export * from './workspace/explorerSeen';
-export { defaultWorkerCount } from './workspace/explorerRunPool';
+export { defaultWorkerCount, ExplorerRunPool, runJobHere, type ExplorerRunJob, type ExplorerRunOutcome } from './workspace/explorerRunPool';
 export * from './workspace/patchReach';
 export * from './io/paths';
 export { readSmallTextFile } from './io/regularFile';

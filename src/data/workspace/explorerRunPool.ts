@@ -48,10 +48,24 @@ export interface ExplorerRunOutcome {
 /** Most workers started: beyond a few, the disk and memory, not the cores, bound the work. */
 const MAX_WORKERS = 4;
 
-/** The worker script beside this module: the built bundle, or the TypeScript file under tsx. */
-function workerScript(): string | undefined {
-  const candidates = __filename.endsWith('.ts') ? [path.join(__dirname, 'explorerRunWorker.ts')] : [path.join(__dirname, 'explorerRunWorker.js')];
-  return candidates.find((file) => existsSync(file));
+/**
+ * How to start a worker: the built bundle beside this module; or, running from source under tsx (the
+ * tests), the TypeScript file behind tsx's require hook (a worker does not inherit the parent's
+ * loader hooks). Undefined when neither is there.
+ */
+function workerStart(): { readonly script: string; readonly eval: boolean } | undefined {
+  if (!__filename.endsWith('.ts')) {
+    const bundle = path.join(__dirname, 'explorerRunWorker.js');
+    return existsSync(bundle) ? { script: bundle, eval: false } : undefined;
+  }
+  const source = path.join(__dirname, 'explorerRunWorker.ts');
+  let hook: string;
+  try {
+    hook = require.resolve('tsx/cjs');
+  } catch {
+    return undefined;
+  }
+  return existsSync(source) ? { script: `require(${JSON.stringify(hook)}); require(${JSON.stringify(source)});`, eval: true } : undefined;
 }
 
 /** The default pool size: the cores this process may use, at most {@link MAX_WORKERS}. */
@@ -115,6 +129,8 @@ export class ExplorerRunPool {
   private readonly busy = new Map<Worker, Pending>();
   private readonly queue: Pending[] = [];
   private broken = false;
+  /** Jobs a worker answered (the rest ran in the calling thread). */
+  answeredByWorkers = 0;
 
   private constructor(workers: readonly Worker[]) {
     for (const worker of workers) {
@@ -127,11 +143,11 @@ export class ExplorerRunPool {
 
   /** Starts `size` workers; undefined when the worker script is not there (run jobs with {@link runJobHere}). */
   static start(size: number = defaultWorkerCount()): ExplorerRunPool | undefined {
-    const script = workerScript();
-    if (script === undefined || size < 1) return undefined;
+    const start = workerStart();
+    if (start === undefined || size < 1) return undefined;
     const workers: Worker[] = [];
     try {
-      for (let i = 0; i < size; i++) workers.push(new Worker(script));
+      for (let i = 0; i < size; i++) workers.push(new Worker(start.script, { eval: start.eval }));
     } catch {
       for (const worker of workers) void worker.terminate();
       return undefined;
@@ -171,7 +187,10 @@ export class ExplorerRunPool {
     this.idle.push(worker);
     if (pending !== undefined) {
       if (result.failure !== undefined) runJobHere(pending.job).then(pending.resolve, pending.reject);
-      else pending.resolve(outcomeOf(result));
+      else {
+        this.answeredByWorkers++;
+        pending.resolve(outcomeOf(result));
+      }
     }
     this.next();
   }

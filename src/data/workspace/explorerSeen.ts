@@ -1,6 +1,6 @@
 /**
  * Miss anatomy × the explorer's own run, for a loaded workspace (issue 19 items 3 and 6): for every
- * scored row of an explorer with a run folder, the run for that instance (./../trajectories/
+ * scored row of an explorer with a run folder, the run for that instance (../trajectories/
  * explorerRuns.ts) is read — only the reads of the instance's core files are extracted, the rest of
  * the run is skipped unparsed — and its viewed lines are split by the row's anatomy categories
  * (`seenAnatomy`). Runs are read a few at a time, one instance's run dropped before the next is

@@ -25,7 +25,10 @@ import {
   missesOfWorkspaceModel,
   prepareScoredGroundTruths,
   seenOfRows,
+  ExplorerRunPool,
+  runJobHere,
   type ExplorerRunIndex,
+  type ExplorerRunJob,
   type RowSeen,
 } from '../../../src/data';
 import { sharedPath } from '../support/shared-data';
@@ -294,5 +297,38 @@ describe('leaderboard columns from explorer runs and token usage', () => {
     ]);
     const noRuns = await seenOfRows(model, [], () => undefined, { runs: new Map() });
     assert.deepEqual(noRuns.seen, []);
+  });
+});
+
+describe('explorer runs on worker threads', () => {
+  it('the pool answers exactly as the calling thread, on workers', async () => {
+    const model = await loadWorkspace({ benchFile: BENCH, predictionFiles: [AGENT] });
+    const runs = await indexExplorerRuns(path.join(DEMO, 'results', 'agent', 'trajs'), (id) => model.instances.has(id));
+    const { prepared } = await prepareScoredGroundTruths(model, { profile: 'official', k: 5 }, new LineCountCache());
+    const jobs: ExplorerRunJob[] = [...runs.runs.values()].map((run, id) => {
+      const entry = model.instances.get(run.instanceId)!;
+      const groundTruth = prepared.get(run.instanceId)!;
+      return {
+        id,
+        entry: run,
+        instanceId: run.instanceId,
+        snapshotRoot: entry.snapshotRoot,
+        repoPath: '/testbed',
+        knownPaths: [...groundTruth.core.keys()],
+        lineCounts: [...groundTruth.knownLineCounts],
+        paths: id === 0 ? undefined : [...groundTruth.core.keys()],
+        maxBytes: undefined,
+      };
+    });
+    const here = await Promise.all(jobs.map((job) => runJobHere(job)));
+    const pool = ExplorerRunPool.start(2);
+    assert.ok(pool !== undefined, 'the worker script is found');
+    try {
+      const there = await Promise.all(jobs.map((job) => pool.run(job)));
+      assert.deepEqual(there, here);
+      assert.equal(pool.answeredByWorkers, jobs.length, 'every job ran on a worker');
+    } finally {
+      await pool.close();
+    }
   });
 });
