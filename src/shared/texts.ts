@@ -2,12 +2,13 @@
  * Every user-facing sentence the inspector builds from data, in one place and free of `vscode`, so
  * each is worded once and unit-tested (test/unit/shell/texts.test.ts): miss reasons, compare lines,
  * layer phrases, trajectory labels, budget status, resolution descriptions, provenance and removal
- * labels. The results are plain text; each surface escapes them its own way (editor labels through
- * {@link plainLabel}, Markdown hovers through `escapeMarkdownText`, notifications and tree items
- * through `safeNotificationText`, webviews as `textContent`). What a sentence names (which ranks
- * cover a line, which prediction is nearest) is computed by the caller: here it is only worded.
+ * labels, what an explorer's run viewed and how the repair runs got to a line. The results are plain
+ * text; each surface escapes them its own way (editor labels through {@link plainLabel}, Markdown
+ * hovers through `escapeMarkdownText`, notifications and tree items through `safeNotificationText`,
+ * webviews as `textContent`). What a sentence names (which ranks cover a line, which prediction is
+ * nearest) is computed by the caller: here it is only worded.
  */
-import type { BudgetStatus, MissCategory, NearestPrediction, Resolution } from '../core';
+import type { BudgetStatus, LineArrivals, LineViewing, MissCategory, NearestPrediction, Resolution, RunArrival } from '../core';
 import { escapeForTerminal } from './escape';
 
 /** "1 line", "18 lines". */
@@ -312,4 +313,52 @@ const COMPARE_WHAT: Record<CompareSet, string> = {
 export function compareLineText(set: CompareSet, budget: number, a: CompareSideLine, b: CompareSideLine): string {
   const side = (letter: string, s: CompareSideLine): string => `${letter} (${s.explorer ?? 'none'}): ${s.hasRow ? coveringRanksText(s.covering) : 'no row for this instance'}`;
   return `Compare: ${COMPARE_WHAT[set]} within B=${budget} — ${side('A', a)} · ${side('B', b)}`;
+}
+
+// ——— Explorer runs: what the explorer's own run viewed, and how the repair runs got there (issue 19)
+
+/** Viewed ranges listed at most in one sentence; the rest is "…". */
+const MAX_RANGES_LISTED = 4;
+
+/**
+ * "1–40", "8, 40–105", "120 to the end", at most four ranges then "…". A range open to an unknown end
+ * ends at `Number.MAX_SAFE_INTEGER` (the core's `VIEWED_TO_END`; compared here so that the webview
+ * bundles that word sentences import no value from the core).
+ */
+export function viewedRangesText(ranges: readonly (readonly [number, number])[]): string {
+  const shown = ranges.slice(0, MAX_RANGES_LISTED).map(([s, e]) => (e >= Number.MAX_SAFE_INTEGER ? `${s} to the end` : s === e ? `${s}` : `${s}–${e}`));
+  return ranges.length > MAX_RANGES_LISTED ? `${shown.join(', ')}, …` : shown.join(', ');
+}
+
+/**
+ * What a missed core line's label and hover say about the explorer's run: "seen at step 14
+ * (`sed -n '120,180p' f`), not reported", "never viewed (the run never opened this file)", "never
+ * viewed (the run only wrote this file)", "never viewed (opened lines 1–40 of this file only)".
+ */
+export function lineViewingText(viewing: LineViewing): string {
+  switch (viewing.kind) {
+    case 'seen':
+      return `seen at step ${viewing.step} (\`${viewing.command}\`), not reported`;
+    case 'never-opened':
+      return viewing.written ? 'never viewed (the run only wrote this file)' : 'never viewed (the run never opened this file)';
+    case 'other-lines':
+      return `never viewed (opened lines ${viewedRangesText(viewing.viewed)} of this file only)`;
+  }
+}
+
+/** One repair run's way to a line: "claude-4-5 found it at step 7 after `grep -rn x`", "gemini read it at step 12", "glm never read it", "glm: run not loaded". */
+export function runArrivalText(run: RunArrival): string {
+  const who = run.model !== '' ? run.model : trajectoryLabel(run.trajPath);
+  if (run.arrival === 'not-loaded') return `${who}: run not loaded`;
+  const { firstRead, search } = run.arrival;
+  if (firstRead === null) return `${who} never read it`;
+  if (search === null) return `${who} read it at step ${firstRead.step} (\`${firstRead.command}\`), no search named the file before`;
+  if (search.step === firstRead.step) return `${who} found it at step ${firstRead.step} with \`${search.command}\``;
+  return `${who} found it at step ${firstRead.step} after \`${search.command}\` (step ${search.step})`;
+}
+
+/** How the repair runs got to a line, one run after another; or why that cannot be said ("repair runs not loaded"). */
+export function lineArrivalsText(arrivals: LineArrivals): string {
+  if (arrivals.kind === 'no-runs') return arrivals.reason === 'runs-not-loaded' ? 'repair runs not loaded' : 'the record cites no repair run';
+  return arrivals.runs.map(runArrivalText).join('; ');
 }

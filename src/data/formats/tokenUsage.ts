@@ -6,7 +6,7 @@
  * runner counts it); a row written before `total` existed gives `input + output + separate_reasoning`.
  * Anything else (no field, `null`, no usable number) is no figure, never 0.
  */
-import { isPlainObject } from './values';
+import { isRecord } from '../../shared/guards';
 
 /** A count the runner would have written: a finite number ≥ 0. */
 function countOf(value: unknown): number | undefined {
@@ -16,7 +16,7 @@ function countOf(value: unknown): number | undefined {
 /** The tokens an explorer spent on a row's instance, from the row's `token_usage`; undefined when it has none. */
 export function rowTokens(row: Readonly<Record<string, unknown>>): number | undefined {
   const usage = row['token_usage'];
-  if (!isPlainObject(usage)) return undefined;
+  if (!isRecord(usage)) return undefined;
   const total = countOf(usage['total']);
   if (total !== undefined) return total;
   const parts = [usage['input'], usage['output'], usage['separate_reasoning']].map(countOf);
