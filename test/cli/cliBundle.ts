@@ -40,8 +40,8 @@ export function cliBundlePath(): string {
   return bundle;
 }
 
-/** Runs the bundled CLI with `args` from the repository root. */
-export function runCli(args: readonly string[]): CliRun {
-  const result = spawnSync(process.execPath, [cliBundlePath(), ...args], { encoding: 'utf8', cwd: ROOT });
+/** Runs the bundled CLI with `args` in `cwd` (default: the repository root). */
+export function runCli(args: readonly string[], cwd = ROOT): CliRun {
+  const result = spawnSync(process.execPath, [cliBundlePath(), ...args], { encoding: 'utf8', cwd });
   return { status: result.status, stdout: result.stdout, stderr: result.stderr };
 }
