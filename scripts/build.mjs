@@ -6,7 +6,7 @@
 // `buildCli` is also what the CLI tests spawn (test/cli/cliBundle.ts), so they run the CLI exactly
 // as it ships.
 import { build } from 'esbuild';
-import { chmodSync } from 'node:fs';
+import { chmodSync, realpathSync } from 'node:fs';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 
@@ -50,6 +50,7 @@ export async function buildAll({ production = false } = {}) {
   ]);
 }
 
-if (process.argv[1] !== undefined && path.resolve(process.argv[1]) === fileURLToPath(import.meta.url)) {
+// Run as a script (not imported by a test): the real path, since Node resolves links in the main module's.
+if (process.argv[1] !== undefined && realpathSync(process.argv[1]) === fileURLToPath(import.meta.url)) {
   await buildAll({ production: process.argv.includes('--production') });
 }
