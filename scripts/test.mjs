@@ -5,13 +5,15 @@
 //      them — while the VS Code runtime that only the end-to-end tests need (Debian packages,
 //      ripgrep cache, code-server: scripts/setup.sh --runtime-only) installs in the background;
 //   2. side by side: the unit/property/conformance/CLI tests (two test files at a time) in one lane;
-//      typecheck, lint, format check, then build + package (the .vsix the e2e tests install) in
+//      typecheck, lint, format check, then package (the .vsix the e2e tests install) and build in
 //      the other;
-//   3. the end-to-end tests in code-server, once the runtime is ready and everything else passed.
+//   3. the end-to-end tests in code-server, as soon as the runtime and the build are ready: their
+//      browser checks (which mostly wait for the workbench) beside whatever is left of the unit
+//      tests, their integration tests (which measure latency targets) once the unit tests are done.
 //
 // A failure stops what has not started yet; what runs is let finish (its output is still worth
-// reading). The output of a step that runs beside others is printed whole when it ends, so it never
-// interleaves; the end-to-end tests, which run alone, print as they go. Exit 1 when anything failed.
+// reading). The output of the steps is printed whole when each ends, so they never interleave,
+// except the end-to-end tests', which is printed as it goes. Exit 1 when anything failed.
 import { spawn } from 'node:child_process';
 import { mkdtempSync, readFileSync, rmSync, openSync, closeSync } from 'node:fs';
 import os from 'node:os';
@@ -32,7 +34,7 @@ let failed = false;
  * Resolves to whether it passed. A step is skipped (not run) once a step in the foreground
  * failed; the background step's failure only holds back the end-to-end tests, which need it.
  */
-function step(name, command, args, { background = false, live = false } = {}) {
+function step(name, command, args, { background = false, live = false, onSpawn = undefined } = {}) {
   if (failed && !background) {
     steps.push({ name, status: 'skipped', start: Date.now() - t0, end: Date.now() - t0 });
     return Promise.resolve(false);
@@ -42,7 +44,8 @@ function step(name, command, args, { background = false, live = false } = {}) {
   const fd = live ? 'inherit' : openSync(logFile, 'w');
   if (!background) console.log(`=== ${name} …`);
   return new Promise((resolve) => {
-    const child = spawn(command, args, { cwd: ROOT, stdio: ['ignore', fd, fd], env: { ...process.env, FORCE_COLOR: '0' } });
+    const child = spawn(command, args, { cwd: ROOT, stdio: [onSpawn === undefined ? 'ignore' : 'pipe', fd, fd], env: { ...process.env, FORCE_COLOR: '0' } });
+    onSpawn?.(child);
     const finish = (code, error) => {
       const output = live ? '' : readFileSync(logFile, 'utf8');
       if (!live) closeSync(fd);
@@ -69,17 +72,35 @@ async function lane(...list) {
 const npmRun = (script) => ['npm', ['run', '--silent', script]];
 
 const runtime = step('setup: VS Code runtime (code-server, Chromium)', 'bash', ['scripts/setup.sh', '--runtime-only'], { background: true });
-if (await step('setup: node_modules', 'bash', ['scripts/setup.sh', '--node-only'])) {
-  await Promise.all([
-    lane(['unit, property, conformance and CLI tests', ...npmRun('test:unit')]),
-    // `package` builds dist/ for production (vscode:prepublish) to pack the .vsix; `build` then
-    // writes the development bundles (with source maps) the e2e tests load with a development path.
-    lane(['typecheck', ...npmRun('typecheck')], ['lint', ...npmRun('lint')], ['format check', ...npmRun('format:check')], ['package (.vsix)', ...npmRun('package')], ['build', ...npmRun('build')]),
-  ]);
-}
 const e2e = 'end-to-end tests (code-server + Chromium)';
-if ((await runtime) && !failed) await step(e2e, 'node', ['test/e2e/run-e2e.mjs', '--vsix', 'dist/swe-explore-inspector.vsix'], { live: true });
-else {
+let e2eRan = false;
+if (await step('setup: node_modules', 'bash', ['scripts/setup.sh', '--node-only'])) {
+  const unit = lane(['unit, property, conformance and CLI tests', ...npmRun('test:unit')]);
+  // `package` builds dist/ for production (vscode:prepublish) to pack the .vsix; `build` then
+  // writes the development bundles (with source maps) the e2e tests load with a development path.
+  const built = lane(
+    ['typecheck', ...npmRun('typecheck')],
+    ['lint', ...npmRun('lint')],
+    ['format check', ...npmRun('format:check')],
+    ['package (.vsix)', ...npmRun('package')],
+    ['build', ...npmRun('build')],
+  );
+  const endToEnd = (async () => {
+    if (!(await built) || !(await runtime) || failed) return;
+    e2eRan = true;
+    // run-e2e holds its integration tests until its stdin closes: when the unit tests are done.
+    await step(e2e, 'node', ['test/e2e/run-e2e.mjs', '--vsix', 'dist/swe-explore-inspector.vsix', '--integration-after-stdin'], {
+      live: true,
+      onSpawn: (child) => {
+        child.stdin.on('error', () => {}); // it may have ended (and closed its stdin) first
+        void unit.finally(() => child.stdin.end());
+      },
+    });
+  })();
+  await Promise.all([unit, endToEnd]);
+}
+await runtime;
+if (!e2eRan) {
   failed = true;
   steps.push({ name: e2e, status: 'skipped', start: Date.now() - t0, end: Date.now() - t0 });
 }

@@ -10,10 +10,11 @@
 //
 // Both phases share one code-server, into which the packaged .vsix is installed before it starts
 // (the check of the packaged extension opens a window without a development path; every other
-// window runs the development copy). Phase A runs alone, since it measures latency targets; phase
-// B then deals its checks out to lanes that run side by side, each on its own copy of the workspace
-// and in its own Chromium (the clipboard is per browser, and several checks copy deep links). A
-// check mostly waits for the workbench, so two lanes share two cores well.
+// window runs the development copy). Phase A runs alone, since it measures latency targets (first,
+// or last with --integration-after-stdin); phase B deals its checks out to lanes that run side by
+// side, each on its own copy of the workspace and in its own Chromium (the clipboard is per browser,
+// and several checks copy deep links). A check mostly waits for the workbench, so two lanes share
+// two cores well.
 //
 // Options:  --workspace <dir>  (or SWE_EXPLORE_WORKSPACE)  folder to open; default a copy of demo/
 //                              (everything then runs one after the other: they would share it)
@@ -25,6 +26,9 @@
 //           --checks <file>    browser checks module to run instead of ./checks.mjs
 //           --skip-integration / --only-integration
 //           --serial           every check in one lane (--lanes 1)
+//           --integration-after-stdin  phase B first, then phase A once stdin is closed, on its own
+//                              copy of the workspace (npm test closes it when its unit tests are
+//                              done, so that phase A, which measures latency targets, runs alone)
 //           --keep-tmp         keep the temp dir (code-server's log and user data)
 // Env:      E2E_INTEGRATION_TIMEOUT_MS, E2E_CHECK_TIMEOUT_MS (default 180000 each)
 //           The extension host gets SWE_EXPLORE_TEST_WORKSPACE and SWE_EXPLORE_TEST_RESULTS.
@@ -47,6 +51,7 @@ const { values: opts } = parseArgs({
     'skip-integration': { type: 'boolean', default: false },
     'only-integration': { type: 'boolean', default: false },
     serial: { type: 'boolean', default: false },
+    'integration-after-stdin': { type: 'boolean', default: false },
     'keep-tmp': { type: 'boolean', default: false },
   },
 });
@@ -237,6 +242,16 @@ async function runChecks(browser, ws, selected) {
   }
 }
 
+/** Resolves once this process's stdin has ended (at once if it already has). */
+function stdinClosed() {
+  return new Promise((resolve) => {
+    if (process.stdin.readableEnded || process.stdin.destroyed) resolve();
+    process.stdin.on('end', resolve);
+    process.stdin.on('close', resolve);
+    process.stdin.resume();
+  });
+}
+
 // ---- main ---------------------------------------------------------------------------------
 try {
   fs.mkdirSync(resultsDir, { recursive: true });
@@ -255,6 +270,9 @@ try {
     checks: checks.filter((_, i) => i % laneCount === lane),
     workspace: lane === 0 ? ws : resolveWorkspace(tmpDir, undefined, { copy: true, name: `demo-lane-${lane + 1}` }).folder,
   }));
+  // After the checks, phase A gets a copy the checks never touched (they change settings and files).
+  const integrationLast = opts['integration-after-stdin'] && !opts['skip-integration'];
+  const wsIntegration = integrationLast && laneCount > 0 && parallel ? resolveWorkspace(tmpDir, undefined, { copy: true, name: 'demo-integration' }).folder : ws;
   let vsix = opts.vsix === undefined ? undefined : path.resolve(opts.vsix);
   if (vsix === undefined && checks.some((c) => c.needsVsix)) {
     // Packing rebuilds dist/ for production (vscode:prepublish); the development build comes back after.
@@ -268,13 +286,21 @@ try {
     log: note,
     install: vsix === undefined ? [] : [vsix],
     // The extension host inherits code-server's environment, so the test runner can find these.
-    env: { SWE_EXPLORE_TEST_WORKSPACE: ws, SWE_EXPLORE_TEST_RESULTS: resultsDir },
+    env: { SWE_EXPLORE_TEST_WORKSPACE: wsIntegration, SWE_EXPLORE_TEST_RESULTS: resultsDir },
   });
   const launched = await Promise.all(Array.from({ length: Math.max(1, laneCount) }, () => launchBrowser()));
   for (const launchedBrowser of launched) browsers.push(launchedBrowser);
   note(`chromium ${launched[0].version()} launched${launched.length > 1 ? ` ${launched.length} times (lanes of checks)` : ''}, ${elapsed()}`);
-  if (!opts['skip-integration']) await runIntegration(launched[0], ws);
-  await Promise.all(lanes.map((lane, i) => runChecks(launched[i], lane.workspace, lane.checks)));
+  const runLanes = () => Promise.all(lanes.map((lane, i) => runChecks(launched[i], lane.workspace, lane.checks)));
+  if (integrationLast) {
+    await runLanes();
+    await stdinClosed();
+    note(`stdin closed: phase A starts, ${elapsed()}`);
+    await runIntegration(launched[0], wsIntegration);
+  } else {
+    if (!opts['skip-integration']) await runIntegration(launched[0], ws);
+    await runLanes();
+  }
 } catch (err) {
   report('e2e harness', false, err?.stack ?? String(err));
   if (server) console.log(readTail(server.logFile));
