@@ -9,16 +9,21 @@
 #   d) code-server 4.100.3 (the newest that runs on Node 20) in tools/vscode-runtime.
 # When everything is already there it prints nothing and takes well under a second.
 #
-# Usage: scripts/setup.sh [--node-only]   (--node-only: step a only, e.g. for desktop VS Code)
+# Usage: scripts/setup.sh [--node-only | --runtime-only]
+#   --node-only     step a only (desktop VS Code needs no more)
+#   --runtime-only  steps b–d only: what the end-to-end tests need; `npm test` runs it in the
+#                   background while its other checks run (they only need step a)
 set -euo pipefail
 
 ROOT="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
 cd "$ROOT"
 
-NODE_ONLY=0
+NODE=1
+RUNTIME=1
 for arg in "$@"; do
   case "$arg" in
-    --node-only) NODE_ONLY=1 ;;
+    --node-only) RUNTIME=0 ;;
+    --runtime-only) NODE=0 ;;
     *) echo "setup: unknown argument: $arg" >&2; exit 2 ;;
   esac
 done
@@ -31,15 +36,17 @@ say() { echo "setup: $*" >&2; }
 ROOT_STAMP=node_modules/.swe-explore-setup-stamp
 # A node_modules made by hand (no stamp yet) that satisfies package.json is adopted rather than
 # reinstalled; a later change to package-lock.json still triggers `npm ci`.
-if [ -d node_modules ] && [ ! -f "$ROOT_STAMP" ] && npm ls --all >/dev/null 2>&1; then
-  touch "$ROOT_STAMP"
+if [ "$NODE" = 1 ]; then
+  if [ -d node_modules ] && [ ! -f "$ROOT_STAMP" ] && npm ls --all >/dev/null 2>&1; then
+    touch "$ROOT_STAMP"
+  fi
+  if [ ! -d node_modules ] || [ ! -f "$ROOT_STAMP" ] || [ package-lock.json -nt "$ROOT_STAMP" ]; then
+    say "installing node_modules (npm ci)…"
+    npm ci --no-audit --no-fund
+    touch "$ROOT_STAMP"
+  fi
 fi
-if [ ! -d node_modules ] || [ ! -f "$ROOT_STAMP" ] || [ package-lock.json -nt "$ROOT_STAMP" ]; then
-  say "installing node_modules (npm ci)…"
-  npm ci --no-audit --no-fund
-  touch "$ROOT_STAMP"
-fi
-[ "$NODE_ONLY" = 1 ] && exit 0
+[ "$RUNTIME" = 0 ] && exit 0
 
 # --- b) Debian packages ------------------------------------------------------------------
 installed() { [ "$(dpkg-query -W -f='${Status}' "$1" 2>/dev/null)" = "install ok installed" ]; }
@@ -94,13 +101,37 @@ else
 fi
 
 # --- d) code-server ----------------------------------------------------------------------
+# Its install (npm ci plus native modules built for this Node) is 300 MB and takes minutes, so a
+# finished one is also kept in a cache shared by every clone on the machine, keyed by the lockfile,
+# the Node ABI and the CPU; a fresh clone then copies it (seconds). SWE_EXPLORE_CACHE=off skips it.
 RT=tools/vscode-runtime
 RT_STAMP="$RT/node_modules/.swe-explore-setup-stamp"
 if [ ! -x "$RT/node_modules/.bin/code-server" ] || [ ! -f "$RT_STAMP" ] || [ "$RT/package-lock.json" -nt "$RT_STAMP" ]; then
-  say "installing code-server into $RT (npm ci, about 1–2 minutes)…"
-  # unsafe_perm: code-server's postinstall refuses to run as root without it (npm 11 warns
-  #   "Unknown env config", harmless: the script reads the variable itself).
-  # yes: node-pty's postinstall runs `npx node-gyp`, which this machine's npm config would cancel.
-  (cd "$RT" && npm_config_unsafe_perm=true npm_config_yes=true npm ci --no-audit --no-fund)
+  CACHE=""
+  if [ "${SWE_EXPLORE_CACHE:-}" != off ]; then
+    key="$(cat "$RT/package-lock.json" <(node -p 'process.versions.modules + process.arch') | sha256sum | cut -c1-16)"
+    CACHE="${SWE_EXPLORE_CACHE:-${XDG_CACHE_HOME:-$HOME/.cache}/swe-explore-inspector}/vscode-runtime-$key"
+  fi
+  rm -rf "$RT/node_modules"
+  if [ -n "$CACHE" ] && [ -f "$CACHE/complete" ]; then
+    say "copying code-server into $RT from the cache ($CACHE)…"
+    cp -a "$CACHE/node_modules" "$RT/node_modules"
+  else
+    say "installing code-server into $RT (npm ci, about 1–2 minutes)…"
+    # unsafe_perm: code-server's postinstall refuses to run as root without it (npm 11 warns
+    #   "Unknown env config", harmless: the script reads the variable itself).
+    # yes: node-pty's postinstall runs `npx node-gyp`, which this machine's npm config would cancel.
+    (cd "$RT" && npm_config_unsafe_perm=true npm_config_yes=true npm ci --no-audit --no-fund)
+    if [ -n "$CACHE" ]; then
+      # Copied aside, then moved in whole: a cache entry is complete or absent, whatever runs at once.
+      mkdir -p "$(dirname "$CACHE")"
+      staging="$(mktemp -d "$CACHE.XXXXXX")"
+      if cp -a "$RT/node_modules" "$staging/node_modules" && touch "$staging/complete" && mv -T "$staging" "$CACHE" 2>/dev/null; then
+        say "kept a copy in $CACHE for other clones"
+      else
+        rm -rf "$staging"
+      fi
+    fi
+  fi
   touch "$RT_STAMP"
 fi

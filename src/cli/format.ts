@@ -1,6 +1,6 @@
 import type { Profile } from '../core';
 import { csvNumberCell, csvTextCell, escapeForTerminal, jsonForTerminal } from '../shared/escape';
-import type { RepoSummary, ScoreResult } from './scoreWorkspace';
+import type { RepoSummary, ScoredRow, ScoreResult, ScoreTotals } from './scoreWorkspace';
 import { COLUMN_GAP, columnPanels, wrapItems, wrapText } from './tableLayout';
 
 export type OutputFormat = 'table' | 'json' | 'csv';
@@ -10,6 +10,45 @@ const PROFILE_NOTE: Record<Profile, string> = {
   snapshot: "profile snapshot: line counts for every snapshot file (debugging; NOT the official evaluator's numbers)",
 };
 
+/** Output is handed to stdout in pieces of about this many UTF-16 units. */
+const CHUNK_SIZE = 64 * 1024;
+
+/**
+ * `score --format json|csv` output, written row by row as scoring hands the rows over: at 17k rows
+ * the output is ~9 MB, and keeping the rows to format them afterwards cost more than scoring them.
+ * Lines are handed to `write` in chunks of whole lines, in order.
+ */
+export interface RowWriter {
+  /** A promise when the output is backed up: the caller should wait for it before the next row. */
+  row(row: ScoredRow): void | Promise<void>;
+  /** The lines after the rows (macro averages), then whatever is still buffered. */
+  end(totals: ScoreTotals, groups: readonly RepoSummary[]): void;
+}
+
+/**
+ * Where output goes: a promise when it is backed up (stdout to a pipe whose reader is behind), for
+ * the writer to hand on; queueing everything instead held the whole output in memory.
+ */
+export type Sink = (chunk: string) => void | Promise<void>;
+
+/** Lines gathered into chunks of about {@link CHUNK_SIZE} before they are written. */
+class Chunker {
+  private chunk = '';
+
+  constructor(private readonly write: Sink) {}
+
+  line(text: string): void | Promise<void> {
+    this.chunk += `${text}\n`;
+    return this.chunk.length >= CHUNK_SIZE ? this.flush() : undefined;
+  }
+
+  flush(): void | Promise<void> {
+    const chunk = this.chunk;
+    this.chunk = '';
+    return chunk === '' ? undefined : this.write(chunk);
+  }
+}
+
 /**
  * One JSON object per row, then one `{explorer, macro, instances, profile}` line per explorer, then
  * one `{explorer, repo, macro, instances, profile}` line per group of `score --group-by repo`.
@@ -17,30 +56,41 @@ const PROFILE_NOTE: Record<Profile, string> = {
  * U+2028/2029 and bidi overrides raw; those are escaped too, so data cannot break a line or reach
  * the terminal raw, and every line still parses to the same values.
  */
-export function formatJson(result: ScoreResult, profile: Profile, groups: readonly RepoSummary[] = []): string {
+export function jsonWriter(fields: readonly string[], profile: Profile, write: Sink): RowWriter {
   // Only the two strings come from data; metric values are numbers, whose JSON is always safe, so
   // they skip the escaping pass. Metric objects are written field by field in `fields` order (the
   // order JSON.stringify would use), with the text of repeated values (0, 1, 0.2, …) memoised:
-  // formatting doubles dominated the output time at 17k rows.
-  const keys = result.fields.map((field) => `${JSON.stringify(field)}:`);
+  // formatting doubles dominated the output time at 17k rows. Ids and labels repeat too (an id per
+  // explorer, a label per row), so their escaped JSON is memoised as well.
+  const keys = fields.map((field, i) => `${i === 0 ? '' : ','}${JSON.stringify(field)}:`);
   const numberText = new Map<number, string>();
-  const metricsJson = (metrics: Readonly<Record<string, number>>): string => {
-    let out = '{';
-    for (let i = 0; i < keys.length; i++) {
-      const value = metrics[result.fields[i]!]!;
-      let text = numberText.get(value);
-      if (text === undefined) {
-        text = JSON.stringify(value);
-        if (numberText.size < 4096) numberText.set(value, text);
-      }
-      out += i === 0 ? keys[i]! + text : `,${keys[i]!}${text}`;
-    }
-    return `${out}}`;
+  const textJson = new Map<string, string>();
+  const quoted = (text: string): string => {
+    let json = textJson.get(text);
+    if (json === undefined) textJson.set(text, (json = jsonForTerminal(text)));
+    return json;
   };
-  const lines = result.rows.map((row) => `{"instance_id":${jsonForTerminal(row.instanceId)},"explorer":${jsonForTerminal(row.explorer)},"metrics":${metricsJson(row.metrics)}}`);
-  for (const s of result.summaries) lines.push(jsonForTerminal({ explorer: s.explorer, macro: s.macro, instances: s.instances, profile }));
-  for (const g of groups) lines.push(jsonForTerminal({ explorer: g.explorer, repo: g.repo, macro: g.macro, instances: g.instances, profile }));
-  return lines.join('\n') + (lines.length > 0 ? '\n' : '');
+  const out = new Chunker(write);
+  return {
+    row({ instanceId, explorer, metrics }) {
+      let line = `{"instance_id":${quoted(instanceId)},"explorer":${quoted(explorer)},"metrics":{`;
+      for (let i = 0; i < keys.length; i++) {
+        const value = metrics[fields[i]!]!;
+        let text = numberText.get(value);
+        if (text === undefined) {
+          text = JSON.stringify(value);
+          if (numberText.size < 4096) numberText.set(value, text);
+        }
+        line += keys[i]! + text;
+      }
+      return out.line(`${line}}}`);
+    },
+    end(totals, groups) {
+      for (const s of totals.summaries) out.line(jsonForTerminal({ explorer: s.explorer, macro: s.macro, instances: s.instances, profile }));
+      for (const g of groups) out.line(jsonForTerminal({ explorer: g.explorer, repo: g.repo, macro: g.macro, instances: g.instances, profile }));
+      out.flush();
+    },
+  };
 }
 
 function csvLine(texts: readonly string[], fields: readonly string[], values: Readonly<Record<string, number>>): string {
@@ -55,14 +105,21 @@ function csvLine(texts: readonly string[], fields: readonly string[], values: Re
  * Text cells from data (instance ids, explorers) that a spreadsheet would run as a formula get a
  * leading `'`; metric values stay numbers (see {@link csvTextCell}).
  */
-export function formatCsv(result: ScoreResult, groups: readonly RepoSummary[] = []): string {
+export function csvWriter(fields: readonly string[], write: Sink): RowWriter {
+  const out = new Chunker(write);
   const header = ['instance_id', 'explorer'];
-  for (const field of result.fields) header.push(field);
-  const lines = [header.map(csvTextCell).join(',')];
-  for (const row of result.rows) lines.push(csvLine([row.instanceId, row.explorer], result.fields, row.metrics));
-  for (const s of result.summaries) lines.push(csvLine(['MACRO', s.explorer], result.fields, s.macro));
-  for (const g of groups) lines.push(csvLine([`MACRO:${g.repo}`, g.explorer], result.fields, g.macro));
-  return lines.join('\n') + '\n';
+  for (const field of fields) header.push(field);
+  out.line(header.map(csvTextCell).join(','));
+  return {
+    row(row) {
+      return out.line(csvLine([row.instanceId, row.explorer], fields, row.metrics));
+    },
+    end(totals, groups) {
+      for (const s of totals.summaries) out.line(csvLine(['MACRO', s.explorer], fields, s.macro));
+      for (const g of groups) out.line(csvLine([`MACRO:${g.repo}`, g.explorer], fields, g.macro));
+      out.flush();
+    },
+  };
 }
 
 const SHORT: Record<string, string> = {
@@ -83,9 +140,6 @@ const SHORT: Record<string, string> = {
 export function shortName(field: string): string {
   return SHORT[field] ?? field.replace('ndcg_at_', 'nDCG@').replace('recall_at_', 'R@');
 }
-
-/** Table output is handed to stdout in pieces of about this many UTF-16 units. */
-const TABLE_CHUNK_SIZE = 64 * 1024;
 
 /** The legend is wrapped at this width when the table itself is not (`width` 0). */
 const LEGEND_WIDTH = 100;
@@ -144,7 +198,7 @@ export function* formatTable(result: ScoreResult, profile: Profile, groups: read
     chunk += `${render(header)}\n${rule}\n`;
     for (const cells of rowCells()) {
       chunk += `${render(cells)}\n`;
-      if (chunk.length >= TABLE_CHUNK_SIZE) {
+      if (chunk.length >= CHUNK_SIZE) {
         yield chunk;
         chunk = '';
       }
@@ -153,7 +207,7 @@ export function* formatTable(result: ScoreResult, profile: Profile, groups: read
       chunk += `${rule}\n`;
       for (const cells of macroCells()) {
         chunk += `${render(cells)}\n`;
-        if (chunk.length >= TABLE_CHUNK_SIZE) {
+        if (chunk.length >= CHUNK_SIZE) {
           yield chunk;
           chunk = '';
         }
@@ -163,7 +217,7 @@ export function* formatTable(result: ScoreResult, profile: Profile, groups: read
       chunk += `${rule}\n`;
       for (const cells of groupCells()) {
         chunk += `${render(cells)}\n`;
-        if (chunk.length >= TABLE_CHUNK_SIZE) {
+        if (chunk.length >= CHUNK_SIZE) {
           yield chunk;
           chunk = '';
         }

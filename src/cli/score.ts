@@ -2,10 +2,11 @@
  * `swe-explore score` and `swe-explore validate`: the two verbs that share one flag set (so
  * validate ignores the scoring flags rather than refusing them).
  */
-import { hasErrors } from '../data';
+import { once } from 'node:events';
+import { hasErrors, metricFields, type Problem } from '../data';
 import { formatOption, parseCount, parseFlags, parseFormat, parseProfile, printProblems, requireExplorers, runGuarded, SCORED_INPUT_OPTIONS, UsageError, workspaceSources, type Verb } from './args';
-import { formatCsv, formatJson, formatTable } from './format';
-import { scoreWorkspace, validateSources } from './scoreWorkspace';
+import { csvWriter, formatTable, jsonWriter } from './format';
+import { scoreWorkspace, scoreWorkspaceEach, validateSources, type ScoreOptions } from './scoreWorkspace';
 
 const FLAGS = {
   ...SCORED_INPUT_OPTIONS,
@@ -52,19 +53,32 @@ async function score(argv: string[]): Promise<number> {
     .split(',')
     .filter((b) => b !== '')
     .map((b) => parseCount(b.trim(), '--budgets'));
-  const result = await scoreWorkspace({
+  const options: ScoreOptions = {
     ...sources,
     profile,
     k: parseCount(values.k, '--k'),
     budgets,
     keepEmptyCore: values['keep-empty-core'],
     ...(groupBy === undefined ? {} : { groupBy }),
-  });
-  const groups = result.repoSummaries;
-  const output = format === 'json' ? [formatJson(result, profile, groups)] : format === 'csv' ? [formatCsv(result, groups)] : formatTable(result, profile, groups, width);
-  for (const chunk of output) process.stdout.write(chunk);
-  printProblems(result.problems);
-  return hasErrors(result.problems) ? 1 : 0;
+  };
+  let problems: readonly Problem[];
+  if (format === 'table') {
+    // The table's column widths depend on every row, so its rows are kept.
+    const result = await scoreWorkspace(options);
+    for (const chunk of formatTable(result, profile, result.repoSummaries, width)) process.stdout.write(chunk);
+    problems = result.problems;
+  } else {
+    // JSON and CSV lines are written row by row; no row is kept for them. A pipe whose reader is
+    // behind queues what is written: waiting for it to drain keeps the output out of memory.
+    const write = (text: string): void | Promise<void> => (process.stdout.write(text) ? undefined : once(process.stdout, 'drain').then(() => undefined));
+    const fields = metricFields(budgets);
+    const writer = format === 'json' ? jsonWriter(fields, profile, write) : csvWriter(fields, write);
+    const totals = await scoreWorkspaceEach(options, (row) => writer.row(row));
+    writer.end(totals, totals.repoSummaries);
+    problems = totals.problems;
+  }
+  printProblems(problems);
+  return hasErrors(problems) ? 1 : 0;
 }
 
 async function validate(argv: string[]): Promise<number> {

@@ -1,7 +1,22 @@
 import type { Profile } from '../core';
-import { checkWorkspace, LineCountCache, loadWorkspace, scoreWorkspaceModel, summariseByRepo, type Problem, type RepoSummary, type ScoreResult, type WorkspaceSources } from '../data';
+import {
+  checkWorkspace,
+  LineCountCache,
+  loadBenchSide,
+  loadWorkspace,
+  prepareScoredGroundTruths,
+  repoRule,
+  scoreEachRow,
+  scoreStreamed,
+  type Problem,
+  type RepoSummary,
+  type ScoredRow,
+  type ScoreResult,
+  type ScoreTotals,
+  type WorkspaceSources,
+} from '../data';
 
-export type { ExplorerSummary, MetricValues, RepoSummary, ScoredRow, ScoreResult } from '../data';
+export type { ExplorerSummary, MetricValues, RepoSummary, ScoredRow, ScoreResult, ScoreTotals } from '../data';
 
 /** What `score --group-by` groups macro averages by. */
 export type GroupBy = 'repo';
@@ -29,17 +44,44 @@ export interface ScoreOptions {
  * the shared scoring path, so the numbers and labels equal the extension's.
  */
 export async function scoreWorkspace(options: ScoreOptions): Promise<ScoreResult & { readonly repoSummaries: readonly RepoSummary[] }> {
-  const model = await loadWorkspace(scoringSources(options));
-  const result = await scoreWorkspaceModel(model, options, new LineCountCache());
+  const rows: ScoredRow[] = [];
+  const totals = await scoreWorkspaceEach(options, (row) => {
+    rows.push(row);
+  });
+  return { rows, ...totals };
+}
+
+/**
+ * {@link scoreWorkspace} as a stream: each row goes to `visit` in output order and none is kept
+ * (at benchmark scale, keeping 17k rows of 17 numbers cost more in garbage collection than scoring
+ * them). When the workspace qualifies, rows are even scored as they are read (see `scoreStreamed`),
+ * and a promise returned by `visit` (its output is backed up) holds the next row back; otherwise
+ * rows are scored through the workspace model, without waiting. Problems: reading the files, line
+ * counts, then the rows'.
+ */
+export async function scoreWorkspaceEach(options: ScoreOptions, visit: (row: ScoredRow) => void | Promise<void>): Promise<ScoreTotals & { readonly repoSummaries: readonly RepoSummary[] }> {
+  const sources = scoringSources(options);
+  const bench = await loadBenchSide(sources);
+  const streamed = await scoreStreamed(bench, sources, options, visit, options.groupBy === 'repo');
+  if (streamed !== undefined) return streamed;
+  const model = await loadWorkspace(sources, bench);
+  const { prepared, lineCountProblems } = await prepareScoredGroundTruths(model, options, new LineCountCache());
+  const result = scoreEachRow(
+    model,
+    (entry) => prepared.get(entry.instanceId),
+    options,
+    (row) => void visit(row),
+    options.groupBy === 'repo' ? repoRule(model) : undefined,
+  );
   const problems: Problem[] = [];
-  for (const list of [model.problems, result.lineCountProblems, result.problems]) for (const p of list) problems.push(p);
-  const repoSummaries = options.groupBy === 'repo' ? summariseByRepo(result.rows, model, result.fields) : [];
-  return { ...result, problems, repoSummaries };
+  for (const list of [model.problems, lineCountProblems, result.problems]) for (const p of list) problems.push(p);
+  return { ...result, problems };
 }
 
 /**
  * What `score` and `misses` load: the sources of `options` (its scoring fields left out), with the
- * snapshots looked up only when a line count needs one, unless transcripts are read.
+ * snapshots looked up only when a line count needs one, unless transcripts are read, and only what
+ * scoring reads of the prediction rows.
  */
 export function scoringSources(options: Pick<WorkspaceSources, 'benchFile' | 'predictionFiles' | 'transcriptFolders' | 'reposRoot' | 'lineCountsFile'>): WorkspaceSources {
   const { benchFile, predictionFiles, transcriptFolders = [], reposRoot, lineCountsFile } = options;
@@ -51,6 +93,7 @@ export function scoringSources(options: Pick<WorkspaceSources, 'benchFile' | 'pr
     ...(lineCountsFile === undefined ? {} : { lineCountsFile }),
     // Transcripts are parsed against their instance's snapshot, so snapshots are located up front then.
     ...(transcriptFolders.length === 0 ? { locateSnapshots: 'when-needed' as const } : {}),
+    keep: 'scoring',
   };
 }
 

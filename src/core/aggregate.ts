@@ -7,20 +7,44 @@ import { OFFICIAL_METRIC_NAMES, type OfficialMetrics } from './types';
 export function macroAverage(rows: readonly OfficialMetrics[]): OfficialMetrics;
 export function macroAverage<K extends string>(rows: readonly Readonly<Record<K, number>>[], fields: readonly K[]): Record<K, number>;
 export function macroAverage(rows: readonly Readonly<Record<string, number>>[], fields: readonly string[] = OFFICIAL_METRIC_NAMES): Record<string, number> {
-  // Rows outer, fields inner: one pass over the rows; each field is still summed in row order.
-  const sums = new Float64Array(fields.length);
-  const official = startsWithOfficialFields(fields);
-  for (const row of rows) {
+  const sums = new MacroSums(fields);
+  for (const row of rows) sums.add(row);
+  return sums.average();
+}
+
+/**
+ * {@link macroAverage} built up row by row, for callers that score rows as a stream and keep none
+ * of them: adding the same rows in the same order gives the same numbers, bit for bit.
+ */
+export class MacroSums {
+  /** Rows added so far. */
+  count = 0;
+  private readonly sums: Float64Array;
+  private readonly official: boolean;
+
+  constructor(private readonly fields: readonly string[] = OFFICIAL_METRIC_NAMES) {
+    this.sums = new Float64Array(fields.length);
+    this.official = startsWithOfficialFields(fields);
+  }
+
+  add(row: Readonly<Record<string, number>>): void {
+    // Each field is summed in row order; the official fields are read by name (see addOfficialFields).
+    const { fields, sums } = this;
     let from = 0;
-    if (official) {
+    if (this.official) {
       addOfficialFields(row, sums);
       from = SUMMED_IN_ORDER.length;
     }
     for (let f = from; f < fields.length; f++) sums[f] = sums[f]! + (row[fields[f]!] ?? 0);
+    this.count++;
   }
-  const out: Record<string, number> = {};
-  for (let f = 0; f < fields.length; f++) out[fields[f]!] = rows.length === 0 ? 0 : sums[f]! / rows.length;
-  return out;
+
+  /** The mean of every field over the rows added; all zeros before the first row. */
+  average(): Record<string, number> {
+    const out: Record<string, number> = {};
+    for (let f = 0; f < this.fields.length; f++) out[this.fields[f]!] = this.count === 0 ? 0 : this.sums[f]! / this.count;
+    return out;
+  }
 }
 
 function startsWithOfficialFields(fields: readonly string[]): boolean {

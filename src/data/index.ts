@@ -20,6 +20,7 @@ export { readSmallTextFile } from './io/regularFile';
 export * from './io/problems';
 export * from './formats/records';
 export * from './workspace/scoring';
+export * from './workspace/scoreStream';
 export * from './formats/transcripts';
 export * from './workspace/validate';
 export * from './workspace/workspace';

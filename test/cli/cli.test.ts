@@ -2,11 +2,11 @@
  * The `swe-explore` command line, run as a user runs it (a child process), on fixture workspaces
  * the project writes itself.
  */
-import { spawnSync } from 'node:child_process';
 import { mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
 import * as os from 'node:os';
 import * as path from 'node:path';
-import { test } from 'node:test';
+import { before, test } from 'node:test';
+import { buildCliBundle, runCli, type CliRun } from './cliBundle';
 import * as assert from 'node:assert/strict';
 import { OFFICIAL_METRIC_NAMES } from '../../src/core';
 
@@ -14,9 +14,10 @@ const ROOT = path.resolve(__dirname, '..', '..');
 const TINY = path.join(ROOT, 'test', 'fixtures', 'tiny');
 const DEMO = path.join(ROOT, 'demo');
 
-function cli(...args: string[]): { status: number | null; stdout: string; stderr: string } {
-  const result = spawnSync(process.execPath, ['--import', 'tsx', path.join(ROOT, 'src', 'cli', 'main.ts'), ...args], { encoding: 'utf8', cwd: ROOT });
-  return { status: result.status, stdout: result.stdout, stderr: result.stderr };
+before(buildCliBundle);
+
+function cli(...args: string[]): CliRun {
+  return runCli(args);
 }
 
 interface ExpectedRow {

@@ -2,11 +2,11 @@
  * `swe-explore score --group-by repo`: per-explorer, per-repo macro averages that agree with the
  * rows printed beside them, on the demo workspace and on a generated two-repo fixture.
  */
-import { spawnSync } from 'node:child_process';
 import { mkdtempSync, writeFileSync } from 'node:fs';
 import * as os from 'node:os';
 import * as path from 'node:path';
-import { test } from 'node:test';
+import { before, test } from 'node:test';
+import { buildCliBundle, runCli, type CliRun } from './cliBundle';
 import assert from 'node:assert/strict';
 import { OFFICIAL_METRIC_NAMES } from '../../src/core';
 import { summariseByRepo, type ScoredRow, type WorkspaceModel } from '../../src/data';
@@ -14,9 +14,10 @@ import { summariseByRepo, type ScoredRow, type WorkspaceModel } from '../../src/
 const ROOT = path.resolve(__dirname, '..', '..');
 const DEMO = path.join(ROOT, 'demo');
 
-function cli(...args: string[]): { status: number | null; stdout: string; stderr: string } {
-  const result = spawnSync(process.execPath, ['--import', 'tsx', path.join(ROOT, 'src', 'cli', 'main.ts'), ...args], { encoding: 'utf8', cwd: ROOT });
-  return { status: result.status, stdout: result.stdout, stderr: result.stderr };
+before(buildCliBundle);
+
+function cli(...args: string[]): CliRun {
+  return runCli(args);
 }
 
 interface Row {

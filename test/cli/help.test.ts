@@ -3,9 +3,9 @@
  * unknown verb named as such, and a score table that fits the width it is given without cutting a
  * number. Child processes for what a user types; the pure parts (verb registry, panels) directly.
  */
-import { spawnSync } from 'node:child_process';
 import * as path from 'node:path';
-import { test } from 'node:test';
+import { before, test } from 'node:test';
+import { buildCliBundle, runCli, type CliRun } from './cliBundle';
 import * as assert from 'node:assert/strict';
 import fc from 'fast-check';
 import { OFFICIAL_METRIC_NAMES } from '../../src/core';
@@ -16,9 +16,10 @@ import { overviewHelp, parseInvocation, verbHelp, VERBS } from '../../src/cli/ve
 const ROOT = path.resolve(__dirname, '..', '..');
 const DEMO = path.join(ROOT, 'demo');
 
-function cli(...args: string[]): { status: number | null; stdout: string; stderr: string } {
-  const result = spawnSync(process.execPath, ['--import', 'tsx', path.join(ROOT, 'src', 'cli', 'main.ts'), ...args], { encoding: 'utf8', cwd: ROOT });
-  return { status: result.status, stdout: result.stdout, stderr: result.stderr };
+before(buildCliBundle);
+
+function cli(...args: string[]): CliRun {
+  return runCli(args);
 }
 
 function widest(text: string): number {

@@ -3,11 +3,11 @@
  * demo/, every row's hit / core_lines equals `score`'s recall_at_B for the same flags, the six
  * counts sum to core_lines, and the rows, labels and totals follow `score`'s rules.
  */
-import { spawnSync } from 'node:child_process';
 import { mkdirSync, mkdtempSync, writeFileSync } from 'node:fs';
 import * as os from 'node:os';
 import * as path from 'node:path';
-import { test } from 'node:test';
+import { before, test } from 'node:test';
+import { buildCliBundle, runCli, type CliRun } from './cliBundle';
 import * as assert from 'node:assert/strict';
 import { MISS_CATEGORIES } from '../../src/core';
 import { sharedPath } from '../unit/support/shared-data';
@@ -15,9 +15,10 @@ import { sharedPath } from '../unit/support/shared-data';
 const ROOT = path.resolve(__dirname, '..', '..');
 const DEMO = path.join(ROOT, 'demo');
 
-function cli(...args: string[]): { status: number | null; stdout: string; stderr: string } {
-  const result = spawnSync(process.execPath, ['--import', 'tsx', path.join(ROOT, 'src', 'cli', 'main.ts'), ...args], { encoding: 'utf8', cwd: ROOT });
-  return { status: result.status, stdout: result.stdout, stderr: result.stderr };
+before(buildCliBundle);
+
+function cli(...args: string[]): CliRun {
+  return runCli(args);
 }
 
 type Json = Record<string, unknown>;

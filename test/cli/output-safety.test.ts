@@ -3,21 +3,20 @@
  * never reach the terminal raw, CSV cells never become formulas, huge tables stream, and budgets
  * past 2^53 are refused.
  */
-import { spawnSync } from 'node:child_process';
 import { mkdirSync, mkdtempSync, writeFileSync } from 'node:fs';
 import * as os from 'node:os';
 import * as path from 'node:path';
-import { test } from 'node:test';
+import { before, test } from 'node:test';
+import { buildCliBundle, runCli, type CliRun } from './cliBundle';
 import * as assert from 'node:assert/strict';
 import { formatTable } from '../../src/cli/format';
 import type { ScoreResult } from '../../src/cli/scoreWorkspace';
 import { OFFICIAL_METRIC_NAMES } from '../../src/core';
 
-const ROOT = path.resolve(__dirname, '..', '..');
+before(buildCliBundle);
 
-function cli(...args: string[]): { status: number | null; stdout: string; stderr: string } {
-  const result = spawnSync(process.execPath, ['--import', 'tsx', path.join(ROOT, 'src', 'cli', 'main.ts'), ...args], { encoding: 'utf8', cwd: ROOT });
-  return { status: result.status, stdout: result.stdout, stderr: result.stderr };
+function cli(...args: string[]): CliRun {
+  return runCli(args);
 }
 
 /** Anything a terminal interprets: C0, DEL, C1, line/paragraph separators, bidi controls. */

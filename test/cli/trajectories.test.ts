@@ -3,23 +3,21 @@
  * bench written here: the JSON contracts (keys and their order), tables with hostile paths, the
  * builder's record layout, and usage errors.
  */
-import { spawnSync } from 'node:child_process';
 import { mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import * as os from 'node:os';
 import * as path from 'node:path';
-import { pathToFileURL } from 'node:url';
-import { after, describe, it } from 'node:test';
+import { after, before, describe, it } from 'node:test';
+import { buildCliBundle, runCli, type CliRun } from './cliBundle';
 import assert from 'node:assert/strict';
 import { parseKeyValue, parseReportSources, parseTrajectoryTemplates, UsageError } from '../../src/cli/args';
 
-const ROOT = path.resolve(__dirname, '..', '..');
-const TSX = pathToFileURL(require.resolve('tsx')).href;
 const work = mkdtempSync(path.join(os.tmpdir(), 'swe-explore-cli-trajs-'));
 after(() => rmSync(work, { recursive: true, force: true }));
 
-function cli(cwd: string, ...args: string[]): { status: number | null; stdout: string; stderr: string } {
-  const result = spawnSync(process.execPath, ['--import', TSX, path.join(ROOT, 'src', 'cli', 'main.ts'), ...args], { encoding: 'utf8', cwd });
-  return { status: result.status, stdout: result.stdout, stderr: result.stderr };
+before(buildCliBundle);
+
+function cli(cwd: string, ...args: string[]): CliRun {
+  return runCli(args, cwd);
 }
 
 function write(relative: string, content: string): string {

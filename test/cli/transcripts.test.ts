@@ -1,16 +1,15 @@
 /** `score --transcripts DIR` and `misses --transcripts DIR`: a folder of agent answers is one explorer, as in the extension. */
-import { spawnSync } from 'node:child_process';
 import { mkdirSync, mkdtempSync, writeFileSync } from 'node:fs';
 import * as os from 'node:os';
 import * as path from 'node:path';
-import { test } from 'node:test';
+import { before, test } from 'node:test';
+import { buildCliBundle, runCli, type CliRun } from './cliBundle';
 import * as assert from 'node:assert/strict';
 
-const ROOT = path.resolve(__dirname, '..', '..');
+before(buildCliBundle);
 
-function cli(args: string[]): { status: number | null; stdout: string; stderr: string } {
-  const result = spawnSync(process.execPath, ['--import', 'tsx', path.join(ROOT, 'src', 'cli', 'main.ts'), ...args], { encoding: 'utf8', cwd: ROOT });
-  return { status: result.status, stdout: result.stdout, stderr: result.stderr };
+function cli(args: string[]): CliRun {
+  return runCli(args);
 }
 
 /** Two instances with a 40-line `a.py`; core 1–10 each. Answers: one names a.py:1-5 under a container path, one has no block. */

@@ -3,23 +3,21 @@
  * kinds, their order and every key in order), `-o` then `score` giving exactly the `after` values,
  * the Markdown and CSV renderings, stderr notes, refusals and usage errors.
  */
-import { spawnSync } from 'node:child_process';
 import { existsSync, readFileSync, rmSync } from 'node:fs';
 import * as path from 'node:path';
-import { pathToFileURL } from 'node:url';
-import { after, describe, it } from 'node:test';
+import { after, before, describe, it } from 'node:test';
+import { buildCliBundle, runCli, type CliRun } from './cliBundle';
 import assert from 'node:assert/strict';
 import { OFFICIAL_METRIC_NAMES } from '../../src/core';
 import { writeWhatIfFixture } from '../unit/support/whatif-fixture';
 
-const ROOT = path.resolve(__dirname, '..', '..');
-const TSX = pathToFileURL(require.resolve('tsx')).href;
 const fixture = writeWhatIfFixture();
 after(() => rmSync(fixture.dir, { recursive: true, force: true }));
 
-function cli(...args: string[]): { status: number | null; stdout: string; stderr: string } {
-  const result = spawnSync(process.execPath, ['--import', TSX, path.join(ROOT, 'src', 'cli', 'main.ts'), ...args], { encoding: 'utf8', cwd: fixture.dir });
-  return { status: result.status, stdout: result.stdout, stderr: result.stderr };
+before(buildCliBundle);
+
+function cli(...args: string[]): CliRun {
+  return runCli(args, fixture.dir);
 }
 
 type Line = Record<string, unknown> & { kind: string };

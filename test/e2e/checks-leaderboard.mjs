@@ -92,7 +92,8 @@ export const leaderboardChecks = [
       await frame.locator('select.matrix-metric').selectOption('hit_file_rate');
       await frame.locator('table.matrix td[data-metric="hit_file_rate"][data-repo]').first().waitFor({ timeout: 10_000 });
       for (const line of byRepo) {
-        const cell = frame.locator(`table.matrix td[data-explorer="${line.explorer}"][data-repo="${line.repo}"][data-metric="hit_file_rate"]`);
+        // A cell reads "missing" until its explorer's per-repo rows have arrived (they travel on demand).
+        const cell = frame.locator(`table.matrix td[data-explorer="${line.explorer}"][data-repo="${line.repo}"][data-metric="hit_file_rate"]:not([data-missing])`);
         const value = Number(await cell.getAttribute('data-value', { timeout: 10_000 }));
         if (!near(value, line.macro.hit_file_rate)) throw new Error(`matrix ${line.explorer} × ${line.repo}: ${value}, CLI ${line.macro.hit_file_rate}`);
       }

@@ -1,6 +1,8 @@
 // Browser checks run by run-e2e.mjs (phase B): what a person sees in the real workbench.
 //
-// Each entry is { name, run: async (ctx) => void, timeoutMs? }; a check fails by throwing.
+// Each entry is { name, run: async (ctx) => void, timeoutMs?, needsVsix? }; a check fails by throwing.
+// `needsVsix`: the check opens a window without a development path, on the packaged extension
+// run-e2e installs into the server.
 // Every check gets a fresh page (1400×850). ctx: page, browser, host, remote(path),
 // workbenchUrl(folder, payload), repoRoot, workspace, screenshot(name), log(text).
 // Decorations are matched by computed style (the class names VS Code generates change), and
@@ -8,7 +10,6 @@
 import { execFileSync } from 'node:child_process';
 import fs from 'node:fs';
 import path from 'node:path';
-import { codeServerBin, makeTmpDir, startCodeServer } from './code-server.mjs';
 import { compareChecks } from './checks-compare.mjs';
 import { leaderboardChecks } from './checks-leaderboard.mjs';
 import { linkChecks } from './checks-links.mjs';
@@ -256,33 +257,21 @@ const baseChecks = [
   },
   {
     name: 'the packaged .vsix (what npm start installs) activates and decorates without a development path',
-    timeoutMs: 240_000,
+    // run-e2e installs the package into the server before it starts (as `npm start` does).
+    needsVsix: true,
     run: async (ctx) => {
       const { repoRoot, page } = ctx;
-      // vscode:prepublish rebuilds dist/ minified, exactly as `npm start` packages it.
-      execFileSync('npm', ['run', '--silent', 'package'], { cwd: repoRoot, stdio: 'ignore' });
-      const vsix = path.join(repoRoot, 'dist', 'swe-explore-inspector.vsix');
-      const tmpDir = makeTmpDir('swe-explore-vsix-');
-      const extensionsDir = path.join(tmpDir, 'exts');
-      const env = { ...process.env, XDG_CONFIG_HOME: path.join(tmpDir, 'xdg-config'), XDG_DATA_HOME: path.join(tmpDir, 'xdg-data'), EXTENSIONS_GALLERY: '{"serviceUrl":""}' };
-      execFileSync(codeServerBin, ['--user-data-dir', path.join(tmpDir, 'install-ud'), '--extensions-dir', extensionsDir, '--install-extension', vsix], { env, stdio: 'ignore' });
-      const server = await startCodeServer({ tmpDir, extensionsDir });
-      try {
-        await openWorkbench(ctx, server.workbenchUrl(ctx.workspace));
-        await runCommand(page, 'SWE-Explore: Open Instance', { title: 'Open Instance', choice: INSTANCE });
-        const background = themeColor(repoRoot, 'coreBackground', await themeKind(page));
-        await page.waitForFunction(
-          ([bg, same]) => [...document.querySelectorAll('.monaco-editor .view-overlays .cdr')].some((e) => eval(same)(getComputedStyle(e).backgroundColor, bg)),
-          [background, SAME_COLOR],
-          { timeout: 60_000 },
-        );
-        const title = await page.title();
-        if (title.includes('[Extension Development Host]')) throw new Error('the window runs a development extension, not the installed .vsix');
-        await ctx.screenshot('packaged-vsix');
-      } finally {
-        await server.stop();
-        fs.rmSync(tmpDir, { recursive: true, force: true });
-      }
+      await openWorkbench(ctx, ctx.workbenchUrl(ctx.workspace));
+      await runCommand(page, 'SWE-Explore: Open Instance', { title: 'Open Instance', choice: INSTANCE });
+      const background = themeColor(repoRoot, 'coreBackground', await themeKind(page));
+      await page.waitForFunction(
+        ([bg, same]) => [...document.querySelectorAll('.monaco-editor .view-overlays .cdr')].some((e) => eval(same)(getComputedStyle(e).backgroundColor, bg)),
+        [background, SAME_COLOR],
+        { timeout: 60_000 },
+      );
+      const title = await page.title();
+      if (title.includes('[Extension Development Host]')) throw new Error('the window runs a development extension, not the installed .vsix');
+      await ctx.screenshot('packaged-vsix');
     },
   },
 ];

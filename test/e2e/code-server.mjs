@@ -5,7 +5,7 @@
 // the XDG dirs it would otherwise fill in $HOME. It listens on 127.0.0.1 only, on a free port,
 // and runs in its own process group so stopping it also ends the extension hosts it forked
 // (they would otherwise linger for the 3 h reconnection grace time).
-import { spawn } from 'node:child_process';
+import { execFileSync, spawn } from 'node:child_process';
 import fs from 'node:fs';
 import net from 'node:net';
 import os from 'node:os';
@@ -63,10 +63,10 @@ function groupAlive(pid) {
 
 /**
  * The folder the workbench opens: `$SWE_EXPLORE_WORKSPACE` (or `override`), else `demo/` when it
- * exists — copied under `tmpDir` when `copy` is set, so that tests which change workspace settings
- * never write into the repository — else a temp folder holding one small file.
+ * exists — copied to `tmpDir`/`name` when `copy` is set, so that tests which change workspace
+ * settings never write into the repository — else a temp folder holding one small file.
  */
-export function resolveWorkspace(tmpDir, override = process.env.SWE_EXPLORE_WORKSPACE, { copy = false } = {}) {
+export function resolveWorkspace(tmpDir, override = process.env.SWE_EXPLORE_WORKSPACE, { copy = false, name = 'demo' } = {}) {
   if (override) {
     const ws = path.resolve(override);
     if (!fs.existsSync(ws)) throw new Error(`workspace folder does not exist: ${ws}`);
@@ -74,7 +74,7 @@ export function resolveWorkspace(tmpDir, override = process.env.SWE_EXPLORE_WORK
   }
   const demo = path.join(repoRoot, 'demo');
   if (fs.existsSync(demo) && copy) {
-    const ws = path.join(tmpDir, 'demo');
+    const ws = path.join(tmpDir, name);
     fs.cpSync(demo, ws, { recursive: true });
     return { folder: ws, isTemp: true };
   }
@@ -88,11 +88,13 @@ export function resolveWorkspace(tmpDir, override = process.env.SWE_EXPLORE_WORK
 /**
  * Starts code-server and waits for /healthz. Returns helpers plus `stop()`, which ends the whole
  * process group (SIGTERM, then SIGKILL after 5 s). A process 'exit' hook also kills the group,
- * so a crash of the calling script leaves nothing running.
+ * so a crash of the calling script leaves nothing running. `install`: .vsix files installed into
+ * its extensions folder first, as `code-server --install-extension` does for a user; a window
+ * opened with an `extensionDevelopmentPath` still runs the development copy of the same extension.
  *
- * @param {{ tmpDir: string, env?: Record<string,string>, extensionsDir?: string, log?: (s: string) => void }} opts
+ * @param {{ tmpDir: string, env?: Record<string,string>, extensionsDir?: string, install?: string[], log?: (s: string) => void }} opts
  */
-export async function startCodeServer({ tmpDir, env = {}, extensionsDir, log = () => {} }) {
+export async function startCodeServer({ tmpDir, env = {}, extensionsDir, install = [], log = () => {} }) {
   if (!fs.existsSync(codeServerBin)) {
     throw new Error(`code-server is not installed (${codeServerBin}); run: bash scripts/setup.sh`);
   }
@@ -108,6 +110,15 @@ export async function startCodeServer({ tmpDir, env = {}, extensionsDir, log = (
   // With an existing --config file code-server does not write a default one into $HOME.
   fs.writeFileSync(configFile, `bind-addr: ${host}\nauth: none\ncert: false\n`);
   const logFile = path.join(tmpDir, 'code-server.log');
+  const xdg = { XDG_CONFIG_HOME: path.join(tmpDir, 'xdg-config'), XDG_DATA_HOME: path.join(tmpDir, 'xdg-data') };
+  for (const vsix of install) {
+    const started = Date.now();
+    execFileSync(codeServerBin, ['--user-data-dir', userDataDir, '--extensions-dir', extDir, '--install-extension', vsix], {
+      env: { ...process.env, ...xdg, EXTENSIONS_GALLERY: '{"serviceUrl":""}' },
+      stdio: 'ignore',
+    });
+    log(`installed ${path.basename(vsix)} in ${((Date.now() - started) / 1000).toFixed(1)} s`);
+  }
   const logFd = fs.openSync(logFile, 'w');
 
   const args = ['--config', configFile, '--bind-addr', host, ...commonFlags, '--user-data-dir', userDataDir, '--extensions-dir', extDir, '--ignore-last-opened'];
@@ -118,8 +129,7 @@ export async function startCodeServer({ tmpDir, env = {}, extensionsDir, log = (
     env: {
       ...process.env,
       EXTENSIONS_GALLERY: '{"serviceUrl":""}', // no open-vsx requests, no "unknown error" toasts
-      XDG_CONFIG_HOME: path.join(tmpDir, 'xdg-config'),
-      XDG_DATA_HOME: path.join(tmpDir, 'xdg-data'),
+      ...xdg,
       // Extension hosts and the git extension create vscode-ipc-*/vscode-git-* sockets in the temp
       // dir and never remove them; keep them in ours, which is deleted afterwards.
       TMPDIR: path.join(tmpDir, 'tmp'),

@@ -8,15 +8,32 @@
 //
 // Phase B runs the browser checks exported by ./checks.mjs: what a person sees.
 //
-// Options:  --workspace <dir>  (or SWE_EXPLORE_WORKSPACE)  folder to open; default demo/
+// Both phases share one code-server, into which the packaged .vsix is installed before it starts
+// (the check of the packaged extension opens a window without a development path; every other
+// window runs the development copy). Phase A runs alone, since it measures latency targets (first,
+// or last with --integration-after-stdin); phase B deals its checks out to lanes that run side by
+// side, each on its own copy of the workspace and in its own Chromium (the clipboard is per browser,
+// and several checks copy deep links). A check mostly waits for the workbench, so two lanes share
+// two cores well.
+//
+// Options:  --workspace <dir>  (or SWE_EXPLORE_WORKSPACE)  folder to open; default a copy of demo/
+//                              (everything then runs one after the other: they would share it)
+//           --lanes <n>        browser-check lanes side by side (default 2)
+//           --vsix <file>      the packaged extension to install (npm test packs it just before);
+//                              default: `npm run package` now, then `npm run build` again
 //           --grep <text>      run only the browser checks whose name contains <text>
 //           --runner <file>    integration test module to run instead of dist/test/runner.js
 //           --checks <file>    browser checks module to run instead of ./checks.mjs
 //           --skip-integration / --only-integration
+//           --serial           every check in one lane (--lanes 1)
+//           --integration-after-stdin  phase B first, then phase A once stdin is closed, on its own
+//                              copy of the workspace (npm test closes it when its unit tests are
+//                              done, so that phase A, which measures latency targets, runs alone)
 //           --keep-tmp         keep the temp dir (code-server's log and user data)
 // Env:      E2E_INTEGRATION_TIMEOUT_MS, E2E_CHECK_TIMEOUT_MS (default 180000 each)
 //           The extension host gets SWE_EXPLORE_TEST_WORKSPACE and SWE_EXPLORE_TEST_RESULTS.
 // Output: one `ok`/`FAIL` line per check and the closing line `N passed, N failed`; exit 1 on failure.
+import { execFileSync } from 'node:child_process';
 import fs from 'node:fs';
 import path from 'node:path';
 import { pathToFileURL } from 'node:url';
@@ -29,8 +46,12 @@ const { values: opts } = parseArgs({
     grep: { type: 'string' },
     runner: { type: 'string' },
     checks: { type: 'string' },
+    vsix: { type: 'string' },
+    lanes: { type: 'string', default: '2' },
     'skip-integration': { type: 'boolean', default: false },
     'only-integration': { type: 'boolean', default: false },
+    serial: { type: 'boolean', default: false },
+    'integration-after-stdin': { type: 'boolean', default: false },
     'keep-tmp': { type: 'boolean', default: false },
   },
 });
@@ -100,11 +121,12 @@ function classifyConsole(msg) {
 // ---- teardown, also on signals and crashes -----------------------------------------------
 const tmpDir = makeTmpDir('swe-explore-e2e-');
 let server;
-let browser;
+/** The browsers of phase B and (when the phases run side by side) phase A. */
+const browsers = [];
 let tearingDown;
 async function teardown() {
   tearingDown ??= (async () => {
-    if (browser) await withTimeout(browser.close(), 10_000, 'browser.close').catch(() => {});
+    await Promise.all(browsers.map((b) => withTimeout(b.close(), 10_000, 'browser.close').catch(() => {})));
     if (server) {
       await server.stop();
       fs.mkdirSync(resultsDir, { recursive: true });
@@ -131,7 +153,7 @@ process.on('unhandledRejection', (err) => {
 });
 
 // ---- Phase A: integration tests in the extension host ------------------------------------
-async function runIntegration(ws) {
+async function runIntegration(browser, ws) {
   const shown = runnerPath.startsWith(repoRoot + path.sep) ? path.relative(repoRoot, runnerPath) : runnerPath;
   const name = `integration tests (${shown} in the VS Code extension host)`;
   if (!fs.existsSync(runnerPath)) {
@@ -181,10 +203,14 @@ async function runIntegration(ws) {
 }
 
 // ---- Phase B: browser checks --------------------------------------------------------------
-async function runChecks(ws) {
+async function selectedChecks() {
+  if (opts['only-integration']) return [];
   const checksUrl = opts.checks ? pathToFileURL(path.resolve(opts.checks)).href : './checks.mjs';
   const { checks } = await import(checksUrl);
-  const selected = checks.filter((c) => !opts.grep || c.name.includes(opts.grep));
+  return checks.filter((c) => !opts.grep || c.name.includes(opts.grep));
+}
+
+async function runChecks(browser, ws, selected) {
   for (const check of selected) {
     const page = await browser.newPage({ viewport: { width: 1400, height: 850 } });
     const ctx = {
@@ -216,24 +242,65 @@ async function runChecks(ws) {
   }
 }
 
+/** Resolves once this process's stdin has ended (at once if it already has). */
+function stdinClosed() {
+  return new Promise((resolve) => {
+    if (process.stdin.readableEnded || process.stdin.destroyed) resolve();
+    process.stdin.on('end', resolve);
+    process.stdin.on('close', resolve);
+    process.stdin.resume();
+  });
+}
+
 // ---- main ---------------------------------------------------------------------------------
 try {
   fs.mkdirSync(resultsDir, { recursive: true });
   for (const f of fs.readdirSync(resultsDir)) {
     if (/^(failure-.*|integration-failure)\.png$/.test(f)) fs.rmSync(path.join(resultsDir, f)); // stale from a previous run
   }
-  const { folder: ws, isTemp } = resolveWorkspace(tmpDir, opts.workspace ?? process.env.SWE_EXPLORE_WORKSPACE, { copy: true });
-  note(`workspace: ${isTemp ? `${ws} (demo/ not found; temp folder)` : path.relative(repoRoot, ws) || '.'}`);
+  const override = opts.workspace ?? process.env.SWE_EXPLORE_WORKSPACE;
+  const { folder: ws, isTemp } = resolveWorkspace(tmpDir, override, { copy: true });
+  note(`workspace: ${isTemp ? ws : path.relative(repoRoot, ws) || '.'}`);
+  const checks = await selectedChecks();
+  // Lanes only on copies of their own (several checks change workspace settings and files):
+  // never on a workspace given by name.
+  const parallel = !opts.serial && override === undefined;
+  const laneCount = checks.length === 0 ? 0 : parallel ? Math.max(1, Math.min(Number(opts.lanes) || 1, checks.length)) : 1;
+  const lanes = Array.from({ length: laneCount }, (_, lane) => ({
+    checks: checks.filter((_, i) => i % laneCount === lane),
+    workspace: lane === 0 ? ws : resolveWorkspace(tmpDir, undefined, { copy: true, name: `demo-lane-${lane + 1}` }).folder,
+  }));
+  // After the checks, phase A gets a copy the checks never touched (they change settings and files).
+  const integrationLast = opts['integration-after-stdin'] && !opts['skip-integration'];
+  const wsIntegration = integrationLast && laneCount > 0 && parallel ? resolveWorkspace(tmpDir, undefined, { copy: true, name: 'demo-integration' }).folder : ws;
+  let vsix = opts.vsix === undefined ? undefined : path.resolve(opts.vsix);
+  if (vsix === undefined && checks.some((c) => c.needsVsix)) {
+    // Packing rebuilds dist/ for production (vscode:prepublish); the development build comes back after.
+    execFileSync('npm', ['run', '--silent', 'package'], { cwd: repoRoot, stdio: 'ignore' });
+    execFileSync('npm', ['run', '--silent', 'build'], { cwd: repoRoot, stdio: 'ignore' });
+    vsix = path.join(repoRoot, 'dist', 'swe-explore-inspector.vsix');
+    note(`packaged ${path.relative(repoRoot, vsix)}, ${elapsed()}`);
+  }
   server = await startCodeServer({
     tmpDir,
     log: note,
+    install: vsix === undefined ? [] : [vsix],
     // The extension host inherits code-server's environment, so the test runner can find these.
-    env: { SWE_EXPLORE_TEST_WORKSPACE: ws, SWE_EXPLORE_TEST_RESULTS: resultsDir },
+    env: { SWE_EXPLORE_TEST_WORKSPACE: wsIntegration, SWE_EXPLORE_TEST_RESULTS: resultsDir },
   });
-  browser = await launchBrowser();
-  note(`chromium ${browser.version()} launched, ${elapsed()}`);
-  if (!opts['skip-integration']) await runIntegration(ws);
-  if (!opts['only-integration']) await runChecks(ws);
+  const launched = await Promise.all(Array.from({ length: Math.max(1, laneCount) }, () => launchBrowser()));
+  for (const launchedBrowser of launched) browsers.push(launchedBrowser);
+  note(`chromium ${launched[0].version()} launched${launched.length > 1 ? ` ${launched.length} times (lanes of checks)` : ''}, ${elapsed()}`);
+  const runLanes = () => Promise.all(lanes.map((lane, i) => runChecks(launched[i], lane.workspace, lane.checks)));
+  if (integrationLast) {
+    await runLanes();
+    await stdinClosed();
+    note(`stdin closed: phase A starts, ${elapsed()}`);
+    await runIntegration(launched[0], wsIntegration);
+  } else {
+    if (!opts['skip-integration']) await runIntegration(launched[0], ws);
+    await runLanes();
+  }
 } catch (err) {
   report('e2e harness', false, err?.stack ?? String(err));
   if (server) console.log(readTail(server.logFile));

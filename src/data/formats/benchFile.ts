@@ -2,7 +2,7 @@
  * The bench file (`bench.jsonl`, one record a line, metrics-spec §11): reading, validating, and
  * refusing repeated instance ids.
  */
-import { dropDuplicates, parseJsonl, readJsonl, type JsonlResult, type LineReadOptions } from './jsonLines';
+import { dropDuplicates, FirstWins, parseJsonl, readJsonl, type JsonlResult, type LineReadOptions } from './jsonLines';
 import { lazySchemas } from './lineSink';
 import { fastParseBenchRecord } from './records';
 import type { BenchRecord } from './schemas';
@@ -10,14 +10,16 @@ import type { BenchRecord } from './schemas';
 function dedupeBench(result: JsonlResult<BenchRecord>, file: string): JsonlResult<BenchRecord> {
   return dropDuplicates(
     result,
-    file,
-    (r) => r.instance_id,
-    (r, firstLine) => ({
-      severity: 'error',
-      code: 'duplicate-instance',
-      message: `duplicate instance_id ${JSON.stringify(r.instance_id)} (first seen on line ${firstLine}); this record is ignored`,
-    }),
-    (r) => r.instance_id,
+    new FirstWins<BenchRecord>(
+      file,
+      (r) => r.instance_id,
+      (r, firstLine) => ({
+        severity: 'error',
+        code: 'duplicate-instance',
+        message: `duplicate instance_id ${JSON.stringify(r.instance_id)} (first seen on line ${firstLine}); this record is ignored`,
+      }),
+      (r) => r.instance_id,
+    ),
   );
 }
 

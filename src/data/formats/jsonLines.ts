@@ -45,9 +45,10 @@ export function byLine(problems: readonly Problem[]): Problem[] {
 
 /** Parses JSONL text against `schema`. `file` is only used to locate problems. */
 export function parseJsonl<S extends z.ZodType>(text: string, file: string, schema: SchemaSource<S>, fast?: (value: unknown) => z.output<S> | undefined): JsonlResult<z.output<S>> {
-  const sink = new LineSink(file, schema, fast);
+  const items: JsonlItem<z.output<S>>[] = [];
+  const sink = new LineSink(file, schema, (item) => items.push(item), fast);
   feedText(text, sink);
-  return { items: sink.items, problems: byLine(sink.problems) };
+  return { items, problems: byLine(sink.problems) };
 }
 
 /**
@@ -61,12 +62,30 @@ export async function readJsonl<S extends z.ZodType>(
   fast?: (value: unknown) => z.output<S> | undefined,
   options: LineReadOptions = {},
 ): Promise<JsonlResult<z.output<S>>> {
-  const sink = new LineSink(filePath, schema, fast);
+  const items: JsonlItem<z.output<S>>[] = [];
+  const problems = await streamJsonl(filePath, schema, (item) => items.push(item), fast, options);
+  return { items, problems };
+}
+
+/**
+ * {@link readJsonl} without keeping the lines: each accepted one goes to `visit` as it is read, in
+ * order (a caller that keeps only part of each record lets the rest die young). Returns the
+ * problems, sorted by line.
+ */
+export async function streamJsonl<S extends z.ZodType>(
+  filePath: string,
+  schema: SchemaSource<S>,
+  visit: (item: JsonlItem<z.output<S>>) => void,
+  fast?: (value: unknown) => z.output<S> | undefined,
+  options: LineReadOptions = {},
+): Promise<Problem[]> {
+  const sink = new LineSink(filePath, schema, visit, fast);
   try {
     await readLines(
       filePath,
       {
         line: (bytes, line, terminated) => sink.pushBytes(bytes, line, terminated),
+        asciiLine: (text, line, terminated) => sink.push(text, line, terminated),
         tooLong: (line, bytes, limit) => sink.pushTooLong(line, bytes, limit),
       },
       options,
@@ -74,32 +93,45 @@ export async function readJsonl<S extends z.ZodType>(
   } catch (error) {
     sink.problems.push(ioProblem(filePath, error));
   }
-  return { items: sink.items, problems: byLine(sink.problems) };
+  return byLine(sink.problems);
 }
 
 /**
- * Drops records whose key repeats an earlier one (first wins) and reports each at its own line,
- * naming the line of the record that was kept.
+ * First-wins de-duplication of records as they stream past: {@link FirstWins.admit} says whether a
+ * record's key is new, and reports a repeat at its own line, naming the line of the record that
+ * was kept. A key is `keyOf` within `groupOf` (prediction rows: the instance within the explorer),
+ * looked up in a map per group rather than joined into one string per record.
  */
-export function dropDuplicates<T>(
-  result: JsonlResult<T>,
-  file: string,
-  keyOf: (value: T) => string,
-  describe: (value: T, firstLine: number) => Pick<Problem, 'severity' | 'code' | 'message'>,
-  instanceOf: (value: T) => string,
-): JsonlResult<T> {
-  const first = new Map<string, number>();
-  const items: JsonlItem<T>[] = [];
-  const problems = result.problems.slice();
-  for (const item of result.items) {
-    const key = keyOf(item.value);
+export class FirstWins<T> {
+  /** One problem per repeat, in the order they were met. */
+  readonly problems: Problem[] = [];
+  private readonly first = new Map<string, Map<string, number>>();
+
+  constructor(
+    private readonly file: string,
+    private readonly keyOf: (value: T) => string,
+    private readonly describe: (value: T, firstLine: number) => Pick<Problem, 'severity' | 'code' | 'message'>,
+    private readonly instanceOf: (value: T) => string,
+    private readonly groupOf: (value: T) => string = () => '',
+  ) {}
+
+  admit(item: JsonlItem<T>): boolean {
+    const group = this.groupOf(item.value);
+    let first = this.first.get(group);
+    if (first === undefined) this.first.set(group, (first = new Map()));
+    const key = this.keyOf(item.value);
     const seen = first.get(key);
     if (seen !== undefined) {
-      problems.push({ file, line: item.line, column: 1, ...describe(item.value, seen), instanceId: instanceOf(item.value) });
-      continue;
+      this.problems.push({ file: this.file, line: item.line, column: 1, ...this.describe(item.value, seen), instanceId: this.instanceOf(item.value) });
+      return false;
     }
     first.set(key, item.line);
-    items.push(item);
+    return true;
   }
-  return { items, problems: byLine(problems) };
+}
+
+/** The records of `result` that `unique` admits, with its problems added (sorted by line). */
+export function dropDuplicates<T>(result: JsonlResult<T>, unique: FirstWins<T>): JsonlResult<T> {
+  const items = result.items.filter((item) => unique.admit(item));
+  return { items, problems: byLine(result.problems.concat(unique.problems)) };
 }

@@ -3,6 +3,6 @@
  * (generic streaming reader), `lineReader.ts` (byte line splitter with a length limit),
  * `lineSink.ts` (one line parsed and validated), `benchFile.ts` and `predictionFile.ts`.
  */
-export { byLine, dropDuplicates, parseJsonl, readJsonl, DEFAULT_MAX_LINE_BYTES, type JsonlItem, type JsonlResult, type LineReadOptions, type SchemaSource } from './jsonLines';
+export { byLine, dropDuplicates, FirstWins, parseJsonl, readJsonl, streamJsonl, DEFAULT_MAX_LINE_BYTES, type JsonlItem, type JsonlResult, type LineReadOptions, type SchemaSource } from './jsonLines';
 export { parseBench, readBenchFile } from './benchFile';
-export { parsePredictions, readPredictionFile, type PredictionReadOptions } from './predictionFile';
+export { parsePredictions, readPredictionFile, streamPredictionFile, type PredictionReadOptions } from './predictionFile';

@@ -69,15 +69,16 @@ function issueMessage(issue: z.core.$ZodIssue): string {
 
 /**
  * Parses and validates lines one at a time. Feed it with {@link LineSink.push}; `terminated` says
- * whether the line ended with `\n` (only the last line of a file can lack one).
+ * whether the line ended with `\n` (only the last line of a file can lack one). Each accepted line
+ * goes to `accept` at once, in order; the sink keeps only the problems.
  */
 export class LineSink<S extends z.ZodType> {
-  readonly items: JsonlItem<z.output<S>>[] = [];
   readonly problems: Problem[] = [];
 
   constructor(
     private readonly file: string,
     private readonly schemaSource: SchemaSource<S>,
+    private readonly accept: (item: JsonlItem<z.output<S>>) => void,
     /** Optional zod-free check for well-formed values; `undefined` hands the value to zod. */
     private readonly fast?: (value: unknown) => z.output<S> | undefined,
   ) {}
@@ -178,7 +179,7 @@ export class LineSink<S extends z.ZodType> {
 
     const quick = this.fast?.(value);
     if (quick !== undefined) {
-      this.items.push({ line, value: quick, raw });
+      this.accept({ line, value: quick, raw });
       return;
     }
     // Inputs are only needed for messages, and reporting them slows zod down: ask on failure.
@@ -205,6 +206,6 @@ export class LineSink<S extends z.ZodType> {
       });
       return;
     }
-    this.items.push({ line, value: parsed.data as z.output<S>, raw });
+    this.accept({ line, value: parsed.data as z.output<S>, raw });
   }
 }

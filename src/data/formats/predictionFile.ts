@@ -4,25 +4,25 @@
  */
 import * as path from 'node:path';
 import { parseAnswerInRepo, parseAnswerText, type ParsedAnswer } from './answerFormat';
-import { byLine, DEFAULT_MAX_LINE_BYTES, dropDuplicates, parseJsonl, readJsonl, type JsonlItem, type JsonlResult, type LineReadOptions } from './jsonLines';
+import { byLine, DEFAULT_MAX_LINE_BYTES, dropDuplicates, FirstWins, parseJsonl, streamJsonl, type JsonlItem, type JsonlResult, type LineReadOptions } from './jsonLines';
 import { lazySchemas } from './lineSink';
 import { ioProblem, type Problem } from '../io/problems';
 import { fastParsePredictionRow } from './records';
 import { openRegularFile } from '../io/regularFile';
 import type { PredictionRow } from './schemas';
 
-function dedupePredictions(result: JsonlResult<PredictionRow>, file: string): JsonlResult<PredictionRow> {
-  return dropDuplicates(
-    result,
+/** Rows repeating an (`instance_id`, `explorer`) pair of `file`: warned about and ignored (first wins). */
+function repeatedRows(file: string): FirstWins<PredictionRow> {
+  return new FirstWins<PredictionRow>(
     file,
-    // JSON of the pair: no separator character can make two different pairs collide.
-    (r) => JSON.stringify([r.instance_id, r.explorer]),
+    (r) => r.instance_id,
     (r, firstLine) => ({
       severity: 'warning',
       code: 'duplicate-row',
       message: `second row for instance ${JSON.stringify(r.instance_id)} and explorer ${JSON.stringify(r.explorer)} (first on line ${firstLine}); this row is ignored`,
     }),
     (r) => r.instance_id,
+    (r) => r.explorer,
   );
 }
 
@@ -111,9 +111,9 @@ function answerToResult(answer: ParsedAnswer, file: string, options: PredictionR
  */
 export function parsePredictions(text: string, file = '<predictions>', options: PredictionReadOptions = {}): JsonlResult<PredictionRow> {
   if (options.format === 'answer' || !looksLikeJsonl(text)) return answerToResult(parseAnswerText(text, options.topK !== undefined ? { topK: options.topK } : {}), file, options);
-  return dedupePredictions(
+  return dropDuplicates(
     parseJsonl(text, file, () => lazySchemas().PredictionRowSchema, fastParsePredictionRow),
-    file,
+    repeatedRows(file),
   );
 }
 
@@ -123,6 +123,16 @@ export function parsePredictions(text: string, file = '<predictions>', options: 
  * `options.repoRoot` its paths must exist inside that checkout).
  */
 export async function readPredictionFile(filePath: string, options: PredictionReadOptions = {}): Promise<JsonlResult<PredictionRow>> {
+  const items: JsonlItem<PredictionRow>[] = [];
+  const problems = await streamPredictionFile(filePath, options, (item) => items.push(item));
+  return { items, problems };
+}
+
+/**
+ * {@link readPredictionFile} without keeping the rows: each one it would return goes to `visit` as
+ * it is read, in order. Returns the problems, sorted by line.
+ */
+export async function streamPredictionFile(filePath: string, options: PredictionReadOptions, visit: (item: JsonlItem<PredictionRow>) => void): Promise<Problem[]> {
   const answerOnly = options.format === 'answer';
   if (answerOnly || !JSONL_EXTENSIONS.has(path.extname(filePath).toLowerCase())) {
     let text: string | undefined;
@@ -136,12 +146,7 @@ export async function readPredictionFile(filePath: string, options: PredictionRe
           // An answer is read whole; the line limit bounds it too, so a huge file is refused.
           const limit = options.maxLineBytes ?? DEFAULT_MAX_LINE_BYTES;
           if (size > limit) {
-            return {
-              items: [],
-              problems: [
-                { file: filePath, line: 0, severity: 'error', code: 'io-error', message: `cannot read file: it is ${size} bytes, larger than the ${limit}-byte limit for a plain-text answer` },
-              ],
-            };
+            return [{ file: filePath, line: 0, severity: 'error', code: 'io-error', message: `cannot read file: it is ${size} bytes, larger than the ${limit}-byte limit for a plain-text answer` }];
           }
           text = (await handle.readFile()).toString('utf8');
         }
@@ -149,14 +154,26 @@ export async function readPredictionFile(filePath: string, options: PredictionRe
         await handle.close();
       }
     } catch (error) {
-      return { items: [], problems: [ioProblem(filePath, error)] };
+      return [ioProblem(filePath, error)];
     }
     if (text !== undefined) {
       const parseOptions = options.topK !== undefined ? { topK: options.topK } : {};
       const answer = options.repoRoot !== undefined ? await parseAnswerInRepo(text, options.repoRoot, parseOptions) : parseAnswerText(text, parseOptions);
-      return answerToResult(answer, filePath, options);
+      const result = answerToResult(answer, filePath, options);
+      for (const item of result.items) visit(item);
+      return result.problems;
     }
   }
   const lineOptions = options.maxLineBytes !== undefined ? { maxLineBytes: options.maxLineBytes } : {};
-  return dedupePredictions(await readJsonl(filePath, () => lazySchemas().PredictionRowSchema, fastParsePredictionRow, lineOptions), filePath);
+  const unique = repeatedRows(filePath);
+  const problems = await streamJsonl(
+    filePath,
+    () => lazySchemas().PredictionRowSchema,
+    (item) => {
+      if (unique.admit(item)) visit(item);
+    },
+    fastParsePredictionRow,
+    lineOptions,
+  );
+  return byLine(problems.concat(unique.problems));
 }

@@ -5,7 +5,7 @@
  * The formulas themselves live in `src/core`.
  */
 import {
-  macroAverage,
+  MacroSums,
   ndcgAt,
   OFFICIAL_BUDGETS,
   OFFICIAL_METRIC_NAMES,
@@ -49,8 +49,8 @@ export interface ExplorerSummary {
   readonly instances: number;
 }
 
-export interface ScoreResult {
-  readonly rows: readonly ScoredRow[];
+/** What scoring a workspace gives besides the rows themselves. */
+export interface ScoreTotals {
   readonly summaries: readonly ExplorerSummary[];
   /** Rows for instances the bench does not contain (warnings, located at the row). */
   readonly problems: readonly Problem[];
@@ -58,6 +58,10 @@ export interface ScoreResult {
   readonly fields: readonly string[];
   /** Rows skipped because their instance's core is empty (the official runner's default). */
   readonly skippedEmptyCore: number;
+}
+
+export interface ScoreResult extends ScoreTotals {
+  readonly rows: readonly ScoredRow[];
 }
 
 /** Budgets that need fields of their own (the official three are already in the 17). */
@@ -94,51 +98,85 @@ export function scoreRow(groundTruth: PreparedGroundTruth, regions: readonly Reg
   return metrics;
 }
 
-/** Macro averages per explorer, explorers in order of first row. */
-export function summarise(rows: readonly ScoredRow[], fields: readonly string[]): ExplorerSummary[] {
-  const byExplorer = new Map<string, MetricValues[]>();
-  for (const row of rows) {
-    let list = byExplorer.get(row.explorer);
-    if (list === undefined) byExplorer.set(row.explorer, (list = []));
-    list.push(row.metrics);
-  }
-  const out: ExplorerSummary[] = [];
-  for (const [explorer, list] of byExplorer) out.push({ explorer, macro: macroAverage(list, fields), instances: list.length });
-  return out;
-}
-
 /** Macro averages of one explorer over one repo's instances. */
 export interface RepoSummary extends ExplorerSummary {
   readonly repo: string;
 }
 
 /**
+ * Macro averages fed row by row, in scoring order: per explorer (explorers in order of first row)
+ * and, given the rule for a row's repo, per explorer and repo (repos sorted within each explorer).
+ * {@link summarise} and {@link summariseByRepo} are built on it, so a stream of rows that is never
+ * kept (`score`'s output) averages exactly like the list of the same rows.
+ */
+export class Summariser {
+  private readonly byExplorer = new Map<string, MacroSums>();
+  private readonly byExplorerAndRepo = new Map<string, Map<string, MacroSums>>();
+
+  constructor(
+    private readonly fields: readonly string[],
+    private readonly repoOf?: (instanceId: string) => string,
+  ) {}
+
+  add(row: ScoredRow): void {
+    let sums = this.byExplorer.get(row.explorer);
+    if (sums === undefined) this.byExplorer.set(row.explorer, (sums = new MacroSums(this.fields)));
+    sums.add(row.metrics);
+    if (this.repoOf === undefined) return;
+    let byRepo = this.byExplorerAndRepo.get(row.explorer);
+    if (byRepo === undefined) this.byExplorerAndRepo.set(row.explorer, (byRepo = new Map()));
+    const repo = this.repoOf(row.instanceId);
+    let repoSums = byRepo.get(repo);
+    if (repoSums === undefined) byRepo.set(repo, (repoSums = new MacroSums(this.fields)));
+    repoSums.add(row.metrics);
+  }
+
+  /** Per explorer, in order of first row. */
+  summaries(): ExplorerSummary[] {
+    const out: ExplorerSummary[] = [];
+    for (const [explorer, sums] of this.byExplorer) out.push({ explorer, macro: sums.average(), instances: sums.count });
+    return out;
+  }
+
+  /** Per explorer and repo (empty without a repo rule): explorers in order of first row, repos sorted within each. */
+  repoSummaries(): RepoSummary[] {
+    const out: RepoSummary[] = [];
+    for (const [explorer, byRepo] of this.byExplorerAndRepo) {
+      // Code-unit order, not locale order: the same output on every machine.
+      const repos = [...byRepo.keys()].sort((a, b) => (a < b ? -1 : a > b ? 1 : 0));
+      for (const repo of repos) {
+        const sums = byRepo.get(repo)!;
+        out.push({ explorer, repo, macro: sums.average(), instances: sums.count });
+      }
+    }
+    return out;
+  }
+}
+
+/** Macro averages per explorer, explorers in order of first row. */
+export function summarise(rows: readonly ScoredRow[], fields: readonly string[]): ExplorerSummary[] {
+  const summariser = new Summariser(fields);
+  for (const row of rows) summariser.add(row);
+  return summariser.summaries();
+}
+
+/**
+ * A row's repo: its instance's `repo` in the model (the record's, else derived from the id). Rows
+ * come from `scoreRows`, which scores bench instances only; the id rule covers any other caller.
+ */
+export function repoRule(model: Pick<WorkspaceModel, 'instances'>): (instanceId: string) => string {
+  return (instanceId) => model.instances.get(instanceId)?.repo ?? repoOfInstanceId(instanceId);
+}
+
+/**
  * Macro averages per explorer and repo: the numbers {@link summarise} gives when restricted to one
- * repo's rows (the same {@link macroAverage}), so a repo breakdown never disagrees with the totals.
- * A row's repo is its instance's `repo` in the model (the record's, else derived from the id).
- * Explorers in order of first row, repos sorted within each explorer.
+ * repo's rows (the same sums), so a repo breakdown never disagrees with the totals.
+ * Explorers in order of first row, repos sorted within each explorer (see {@link repoRule}).
  */
 export function summariseByRepo(rows: readonly ScoredRow[], model: WorkspaceModel, fields: readonly string[]): RepoSummary[] {
-  const byExplorer = new Map<string, Map<string, MetricValues[]>>();
-  for (const row of rows) {
-    let byRepo = byExplorer.get(row.explorer);
-    if (byRepo === undefined) byExplorer.set(row.explorer, (byRepo = new Map()));
-    // Rows come from `scoreRows`, which scores bench instances only; the id rule covers any other caller.
-    const repo = model.instances.get(row.instanceId)?.repo ?? repoOfInstanceId(row.instanceId);
-    let list = byRepo.get(repo);
-    if (list === undefined) byRepo.set(repo, (list = []));
-    list.push(row.metrics);
-  }
-  const out: RepoSummary[] = [];
-  for (const [explorer, byRepo] of byExplorer) {
-    // Code-unit order, not locale order: the same output on every machine.
-    const repos = [...byRepo.keys()].sort((a, b) => (a < b ? -1 : a > b ? 1 : 0));
-    for (const repo of repos) {
-      const list = byRepo.get(repo)!;
-      out.push({ explorer, repo, macro: macroAverage(list, fields), instances: list.length });
-    }
-  }
-  return out;
+  const summariser = new Summariser(fields, repoRule(model));
+  for (const row of rows) summariser.add(row);
+  return summariser.repoSummaries();
 }
 
 /** What walking the rows found besides the rows themselves. */
@@ -147,6 +185,11 @@ export interface RowWalk {
   readonly problems: Problem[];
   /** Rows skipped because their instance's core is empty. */
   readonly skippedEmptyCore: number;
+}
+
+/** The warning for a row whose instance the bench does not contain (it is not scored). */
+export function unknownInstance(row: { readonly file: string; readonly line: number }, instanceId: string): Problem {
+  return { file: row.file, line: row.line, severity: 'warning', code: 'unknown-instance', message: `no bench record for instance ${JSON.stringify(instanceId)}; row not scored`, instanceId };
 }
 
 /**
@@ -167,14 +210,7 @@ export function forEachScoredRow(
     for (const [instanceId, row] of run.rows) {
       const entry = model.instances.get(instanceId);
       if (entry === undefined) {
-        problems.push({
-          file: row.file,
-          line: row.line,
-          severity: 'warning',
-          code: 'unknown-instance',
-          message: `no bench record for instance ${JSON.stringify(instanceId)}; row not scored`,
-          instanceId,
-        });
+        problems.push(unknownInstance(row, instanceId));
         continue;
       }
       if (!isScored(entry, keepEmptyCore)) {
@@ -194,13 +230,32 @@ export function forEachScoredRow(
  * are left out, so callers can say how many instances an average covers.
  */
 export function scoreRows(model: WorkspaceModel, groundTruthOf: (entry: InstanceEntry) => PreparedGroundTruth | undefined, options: ScoringOptions): ScoreResult {
+  const rows: ScoredRow[] = [];
+  const totals = scoreEachRow(model, groundTruthOf, options, (row) => rows.push(row));
+  return { rows, ...totals };
+}
+
+/**
+ * {@link scoreRows} as a stream: each row goes to `visit` as it is scored and none is kept, so
+ * memory does not grow with the rows (`score` writes them out as they come). With `repoOf`, the
+ * macro averages per explorer and repo come too (see {@link Summariser}).
+ */
+export function scoreEachRow(
+  model: WorkspaceModel,
+  groundTruthOf: (entry: InstanceEntry) => PreparedGroundTruth | undefined,
+  options: ScoringOptions,
+  visit: (row: ScoredRow) => void,
+  repoOf?: (instanceId: string) => string,
+): ScoreTotals & { readonly repoSummaries: readonly RepoSummary[] } {
   const extra = extraBudgets(options.budgets ?? []);
   const fields = metricFields(options.budgets ?? []);
-  const rows: ScoredRow[] = [];
+  const summariser = new Summariser(fields, repoOf);
   const { problems, skippedEmptyCore } = forEachScoredRow(model, options.keepEmptyCore, groundTruthOf, (label, instanceId, row, groundTruth) => {
-    rows.push({ instanceId, explorer: label, metrics: scoreRow(groundTruth, row.regions, options.k, extra) });
+    const scored: ScoredRow = { instanceId, explorer: label, metrics: scoreRow(groundTruth, row.regions, options.k, extra) };
+    summariser.add(scored);
+    visit(scored);
   });
-  return { rows, summaries: summarise(rows, fields), problems, fields, skippedEmptyCore };
+  return { summaries: summariser.summaries(), repoSummaries: summariser.repoSummaries(), problems, fields, skippedEmptyCore };
 }
 
 /** Whether resolving the region reads its file's line count (metrics-spec §1). */

@@ -19,7 +19,7 @@ import { stat } from 'node:fs/promises';
 import type { GroundTruth, Region } from '../../core/types';
 import { mapWithConcurrency } from '../io/concurrency';
 import { nextTurn } from '../io/cooperative';
-import { readBenchFile, readPredictionFile, type JsonlItem, type PredictionReadOptions } from '../formats/jsonl';
+import { readBenchFile, streamPredictionFile, type JsonlItem, type PredictionReadOptions } from '../formats/jsonl';
 import { LINE_COUNT_FAILURE_CODES, lineCountFailureSeverity, snapshotLineCounts, type LineCountCache } from './lineCounts';
 import { readLineCountsFile } from '../formats/lineCountsFile';
 import { locateSnapshot, RESOLVE_FAILURE_TEXT, type ResolveFailure } from '../io/paths';
@@ -55,6 +55,13 @@ export interface WorkspaceSources {
   readonly locateSnapshots?: 'eager' | 'when-needed';
   /** Stops the load (it rejects with an `AbortError`) when a newer load replaces it. */
   readonly signal?: AbortSignal;
+  /**
+   * `everything` (default): every accepted prediction line is kept too (`predictionItems`), for
+   * the data checks. `scoring`: only what scoring reads — each row becomes its explorer entry as
+   * it is read and the parsed line is dropped (`predictionItems` stays empty), which at benchmark
+   * scale halves what the garbage collector has to copy (`score`).
+   */
+  readonly keep?: 'everything' | 'scoring';
 }
 
 /** One bench record as every consumer holds it. */
@@ -140,22 +147,26 @@ export const EMPTY_WORKSPACE: WorkspaceModel = {
 /** Snapshot folders looked up at once (each is two `realpath` calls). */
 const SNAPSHOT_LOOKUPS_IN_PARALLEL = 16;
 
-/** Loads a workspace (see the module comment for the rules). Never rejects on bad data: it reports. */
-export async function loadWorkspace(sources: WorkspaceSources): Promise<WorkspaceModel> {
+/** The bench side of a workspace: its records, indexed, and its line counts. */
+export interface BenchSide {
+  readonly benchFile: string;
+  readonly reposRoot: string;
+  /** The line-counts file in use, if any, with its counts and problems. */
+  readonly lineCounts: LineCountsSource | undefined;
+  /** instance id → entry, in bench order (first record of an id wins). */
+  readonly instances: ReadonlyMap<string, InstanceEntry>;
+  readonly benchItems: readonly JsonlItem<BenchRecord>[];
+  /** Problems found reading the bench file. */
+  readonly problems: readonly Problem[];
+}
+
+/** Reads and indexes the bench and its line counts (see the module comment for the rules). */
+export async function loadBenchSide(sources: WorkspaceSources): Promise<BenchSide> {
   const benchFile = sources.benchFile;
   const benchDir = path.dirname(benchFile);
   const reposRoot = sources.reposRoot ?? benchDir;
-  const problems: Problem[] = [];
-  const signal = sources.signal;
-  signal?.throwIfAborted();
-  const [bench, lineCounts, predictionItems] = await Promise.all([
-    readBenchFile(benchFile),
-    readLineCountsSource(sources.lineCountsFile, benchDir),
-    readPredictionFiles(sources.predictionFiles, sources.predictionOptions ?? {}, signal),
-  ]);
-  signal?.throwIfAborted();
-  appendAll(problems, bench.problems);
-
+  const [bench, lineCounts] = await Promise.all([readBenchFile(benchFile), readLineCountsSource(sources.lineCountsFile, benchDir)]);
+  sources.signal?.throwIfAborted();
   const firstItems = bench.items;
   const snapshots =
     sources.locateSnapshots === 'when-needed'
@@ -176,6 +187,25 @@ export async function loadWorkspace(sources: WorkspaceSources): Promise<Workspac
       snapshotFailure: snapshot === undefined || snapshot.ok ? undefined : snapshot.reason,
     });
   });
+  return { benchFile, reposRoot, lineCounts, instances, benchItems: bench.items, problems: bench.problems };
+}
+
+/**
+ * Loads a workspace (see the module comment for the rules). Never rejects on bad data: it reports.
+ * `benchSide`: the bench side already read from the same sources, not to read it again.
+ */
+export async function loadWorkspace(sources: WorkspaceSources, benchSide?: BenchSide): Promise<WorkspaceModel> {
+  const benchDir = path.dirname(sources.benchFile);
+  const problems: Problem[] = [];
+  const signal = sources.signal;
+  signal?.throwIfAborted();
+  const [bench, predictionFiles] = await Promise.all([
+    benchSide ?? loadBenchSide(sources),
+    readPredictionFiles(sources.predictionFiles, sources.predictionOptions ?? {}, sources.keep === 'scoring', signal),
+  ]);
+  signal?.throwIfAborted();
+  appendAll(problems, bench.problems);
+  const { instances, lineCounts } = bench;
 
   // Indexing the records and the prediction rows are each a few tens of milliseconds at benchmark
   // scale (848 × 20 runs): a turn of the event loop between them keeps an extension host responsive.
@@ -188,22 +218,30 @@ export async function loadWorkspace(sources: WorkspaceSources): Promise<Workspac
     signal?.throwIfAborted();
     transcripts.push(await readTranscriptFolder(folder, instances, signal));
   }
-  for (const { problems: fileProblems } of predictionItems) appendAll(problems, fileProblems);
+  for (const { problems: fileProblems } of predictionFiles) appendAll(problems, fileProblems);
   for (const { problems: folderProblems } of transcripts) appendAll(problems, folderProblems);
   if (lineCounts !== undefined) appendAll(problems, lineCounts.problems);
   // A transcript folder is one explorer (labelled like a prediction file, by the folder), while
   // the data checks see each transcript as its own file so their problems land in it.
-  const runs = [...predictionItems.map(({ file, rows }) => ({ file, rows })), ...transcripts.map((t) => ({ file: t.folder, rows: t.files.flatMap((f) => f.rows) }))];
+  const runs: PredictionRows[] = predictionFiles.map(({ rows }) => rows);
+  for (const t of transcripts) {
+    const rows = new PredictionRows(t.folder);
+    for (const f of t.files) for (const item of f.rows) rows.add(item);
+    runs.push(rows);
+  }
+  const predictionItems: { file: string; rows: readonly JsonlItem<PredictionRow>[] }[] = [];
+  for (const { file, items } of predictionFiles) if (items !== undefined) predictionItems.push({ file, rows: items });
+  for (const t of transcripts) for (const f of t.files) predictionItems.push(f);
   return {
-    benchFile,
-    reposRoot,
+    benchFile: bench.benchFile,
+    reposRoot: bench.reposRoot,
     lineCountsFile: lineCounts?.file,
     instances,
     explorers: explorerRuns(runs, benchDir),
     precomputedCounts: lineCounts?.counts ?? new Map(),
     problems,
-    benchItems: bench.items,
-    predictionItems: [...predictionItems.map(({ file, rows }) => ({ file, rows })), ...transcripts.flatMap((t) => t.files)],
+    benchItems: bench.benchItems,
+    predictionItems,
   };
 }
 
@@ -222,46 +260,88 @@ function appendAll<T>(target: T[], items: readonly T[]): void {
   for (const item of items) target.push(item);
 }
 
+/**
+ * A prediction file's (or transcript folder's) accepted rows in order, each already the entry its
+ * explorer keeps, with the row's instance id and explorer name beside it (parallel lists, so that
+ * no object per row is made just to carry them to {@link explorerRuns}).
+ */
+export class PredictionRows {
+  readonly entries: PredictionEntry[] = [];
+  readonly instanceIds: string[] = [];
+  readonly explorers: string[] = [];
+
+  /** `file`: the prediction file, or the transcript folder whose explorer the rows make (and whose path the entries carry). */
+  constructor(readonly file: string) {}
+
+  add({ line, value }: JsonlItem<PredictionRow>): void {
+    this.entries.push(predictionEntry(value, this.file, line));
+    this.instanceIds.push(value.instance_id);
+    this.explorers.push(value.explorer);
+  }
+}
+
 async function readPredictionFiles(
   files: readonly string[],
   options: PredictionReadOptions,
+  rowsOnly: boolean,
   signal: AbortSignal | undefined,
-): Promise<{ file: string; rows: JsonlItem<PredictionRow>[]; problems: readonly Problem[] }[]> {
+): Promise<{ file: string; rows: PredictionRows; items: JsonlItem<PredictionRow>[] | undefined; problems: readonly Problem[] }[]> {
   // Files are read one after another: each is streamed, and reading them at once gains nothing on
   // one disk while multiplying peak memory.
-  const out: { file: string; rows: JsonlItem<PredictionRow>[]; problems: readonly Problem[] }[] = [];
+  const out: { file: string; rows: PredictionRows; items: JsonlItem<PredictionRow>[] | undefined; problems: readonly Problem[] }[] = [];
   for (const file of files) {
     signal?.throwIfAborted();
-    const read = await readPredictionFile(file, options);
-    out.push({ file, rows: read.items, problems: read.problems });
+    const rows = new PredictionRows(file);
+    const items: JsonlItem<PredictionRow>[] | undefined = rowsOnly ? undefined : [];
+    const problems = await streamPredictionFile(file, options, (item) => {
+      rows.add(item);
+      items?.push(item);
+    });
+    out.push({ file, rows, items, problems });
   }
   return out;
 }
 
+/**
+ * The explorer rule for the rows named `name` in `file`: the name, or, when the name occurs in
+ * several files (`filesByName`), the name and the file relative to the bench folder.
+ */
+export function explorerLabel(name: string, file: string, filesByName: ReadonlyMap<string, ReadonlySet<string>>, benchDir: string): string {
+  return filesByName.get(name)!.size > 1 ? `${name} (${path.relative(benchDir, file).split(path.sep).join('/')})` : name;
+}
+
 /** The explorer rule: one name in several files becomes one explorer per file, labelled with the file. */
-export function explorerRuns(files: ReadonlyArray<{ readonly file: string; readonly rows: readonly JsonlItem<PredictionRow>[] }>, benchDir: string): Map<string, ExplorerRun> {
+export function explorerRuns(files: readonly PredictionRows[], benchDir: string): Map<string, ExplorerRun> {
   const filesByName = new Map<string, Set<string>>();
-  for (const { file, rows } of files) {
-    for (const { value } of rows) {
-      let set = filesByName.get(value.explorer);
-      if (set === undefined) filesByName.set(value.explorer, (set = new Set()));
+  for (const { file, explorers } of files) {
+    for (const name of explorers) {
+      let set = filesByName.get(name);
+      if (set === undefined) filesByName.set(name, (set = new Set()));
       set.add(file);
     }
   }
-  const runs = new Map<string, { label: string; name: string; file: string; rows: Map<string, PredictionEntry> }>();
-  for (const { file, rows } of files) {
-    for (const { line, value } of rows) {
-      const label = filesByName.get(value.explorer)!.size > 1 ? `${value.explorer} (${path.relative(benchDir, file).split(path.sep).join('/')})` : value.explorer;
-      let run = runs.get(label);
-      if (run === undefined) runs.set(label, (run = { label, name: value.explorer, file, rows: new Map() }));
+  type Run = { label: string; name: string; file: string; rows: Map<string, PredictionEntry> };
+  const runs = new Map<string, Run>();
+  for (const { file, entries, instanceIds, explorers } of files) {
+    // A file's rows of one name all go to one run: its label is worked out once per file and name.
+    const runOfName = new Map<string, Run>();
+    for (let i = 0; i < entries.length; i++) {
+      const name = explorers[i]!;
+      let run = runOfName.get(name);
+      if (run === undefined) {
+        const label = explorerLabel(name, file, filesByName, benchDir);
+        run = runs.get(label);
+        if (run === undefined) runs.set(label, (run = { label, name, file, rows: new Map() }));
+        runOfName.set(name, run);
+      }
       // Duplicate (instance, explorer) rows of one file were already dropped and reported by the reader.
-      if (!run.rows.has(value.instance_id)) run.rows.set(value.instance_id, predictionEntry(value, file, line));
+      if (!run.rows.has(instanceIds[i]!)) run.rows.set(instanceIds[i]!, entries[i]!);
     }
   }
   return runs;
 }
 
-interface LineCountsSource {
+export interface LineCountsSource {
   readonly file: string;
   readonly counts: Map<string, Map<string, number>>;
   readonly problems: readonly Problem[];

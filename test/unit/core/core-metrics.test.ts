@@ -13,6 +13,7 @@ import {
   idealOrder,
   kendallTau,
   macroAverage,
+  MacroSums,
   ndcgAt,
   ndcgDetail,
   recallAt,
@@ -771,6 +772,20 @@ describe('aggregate', () => {
       ]).precision,
       (0.1 + 0.2) / 2,
     );
+  });
+
+  it('MacroSums fed row by row averages like macroAverage, extra fields summed in row order too', () => {
+    const fields = [...OFFICIAL_METRIC_NAMES, 'ndcg_at_50', 'recall_at_50'];
+    const rows = [0.1, 0.2, 0.7, 1 / 3].map((v) => ({ ...row(v), ndcg_at_50: v / 7, recall_at_50: v * v }));
+    const sums = new MacroSums(fields);
+    assert.equal(sums.count, 0);
+    assert.deepEqual(sums.average(), Object.fromEntries(fields.map((f) => [f, 0])));
+    for (const r of rows) sums.add(r);
+    assert.equal(sums.count, 4);
+    const average = sums.average();
+    assert.deepEqual(Object.keys(average), fields);
+    assert.deepEqual(average, macroAverage(rows, fields));
+    assert.equal(average['recall_at_50'], (0.1 * 0.1 + 0.2 * 0.2 + 0.7 * 0.7 + (1 / 3) * (1 / 3)) / 4);
   });
 
   it('kendallTau: identical 1, reversed −1, constant or < 2 items 0, τ-b with ties', () => {

@@ -4,6 +4,7 @@ import fc from 'fast-check';
 import { computeProvenance, trajectoryCountOf, type ReadStepInfo } from '../../../src/core/provenance';
 import type { IntervalSet, Region } from '../../../src/core/index';
 import { naiveResolve } from '../support/core-naive';
+import { cpuNow } from '../support/cpu-time';
 
 const T1 = 'runs/model-a/t1.json';
 const T2 = 'runs/model-a/t2.json';
@@ -313,9 +314,9 @@ function bigInput(lines: number, steps: number, scale: number): Parameters<typeo
 function fastestMs(run: () => void, repeats = 5): number {
   let best = Infinity;
   for (let i = 0; i < repeats; i++) {
-    const t0 = performance.now();
+    const t0 = cpuNow();
     run();
-    best = Math.min(best, performance.now() - t0);
+    best = Math.min(best, cpuNow() - t0);
   }
   return best;
 }
@@ -342,9 +343,17 @@ describe('computeProvenance: cost', () => {
     const one = bigInput(20_000, 4_000, 1);
     const four = bigInput(80_000, 16_000, 1);
     computeProvenance(one);
-    const a = fastestMs(() => computeProvenance(one));
-    const b = fastestMs(() => computeProvenance(four));
-    // Linear (× log) predicts ≈ 4–5×, quadratic 16×.
+    computeProvenance(four);
+    // Linear (× log) predicts ≈ 4–5×, quadratic 16×. Up to three measurements, keeping the best
+    // ratio: other work on the machine (npm test runs checks side by side) only ever inflates one,
+    // while a quadratic algorithm stays near 16× however often it is measured.
+    let a = 0;
+    let b = Infinity;
+    for (let attempt = 0; attempt < 3 && !(b < a * 10 + 5); attempt++) {
+      const small = fastestMs(() => computeProvenance(one));
+      const large = fastestMs(() => computeProvenance(four));
+      if (attempt === 0 || large / small < b / a) [a, b] = [small, large];
+    }
     assert.ok(b < a * 10 + 5, `n: ${a.toFixed(1)} ms, 4n: ${b.toFixed(1)} ms`);
   });
 });

@@ -11,15 +11,12 @@ import * as path from 'node:path';
 import { after, before, describe, it } from 'node:test';
 import assert from 'node:assert/strict';
 import { appendAuditEvent, removeEvent, restoreEvent } from '../../../src/data/audit/auditLog';
+import { buildCliBundle, cliBundlePath } from '../../cli/cliBundle';
 
-const AUDIT_CLI = path.resolve(__dirname, '../../../src/cli/audit.ts');
-
+/** Runs a command of the bundled CLI in a child process: the test runner itself talks over this process's stdout. */
 function run(command: 'export' | 'audit-impact', args: readonly string[]): Promise<{ code: number; stdout: string; stderr: string }> {
   return new Promise((resolve, reject) => {
-    const driver = `const { runAuditImpact, runExport } = require(${JSON.stringify(AUDIT_CLI)});
-const [command, ...args] = process.argv.slice(1);
-(command === 'export' ? runExport(args) : runAuditImpact(args)).then((code) => { process.exitCode = code; });`;
-    const child = spawn(process.execPath, ['--import', 'tsx', '-e', driver, command, ...args], { stdio: ['ignore', 'pipe', 'pipe'] });
+    const child = spawn(process.execPath, [cliBundlePath(), command, ...args], { stdio: ['ignore', 'pipe', 'pipe'] });
     const out: Buffer[] = [];
     const err: Buffer[] = [];
     child.stdout.on('data', (chunk: Buffer) => out.push(chunk));
@@ -28,6 +25,8 @@ const [command, ...args] = process.argv.slice(1);
     child.on('close', (code) => resolve({ code: code ?? -1, stdout: Buffer.concat(out).toString('utf8'), stderr: Buffer.concat(err).toString('utf8') }));
   });
 }
+
+before(buildCliBundle);
 
 const AT = new Date('2026-01-01T00:00:00Z');
 let dir: string;

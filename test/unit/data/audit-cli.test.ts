@@ -6,6 +6,7 @@ import { after, before, describe, it } from 'node:test';
 import assert from 'node:assert/strict';
 import { appendAuditEvent, acceptEvent, removeEvent, restoreEvent, textSha } from '../../../src/data/audit/auditLog';
 import { scoreWorkspace } from '../../../src/cli/scoreWorkspace';
+import { buildCliBundle, cliBundlePath } from '../../cli/cliBundle';
 
 let dir: string;
 let bench: string;
@@ -16,15 +17,10 @@ const benchLines: string[] = [];
 const record = (id: string, regions: string): string =>
   `{"instance_id": "${id}", "unknown": [1.0, 2e2], "repo_dir": "repos/${id}", "ground_truth": {"read_core_files": ["a.py"], "read_core_regions": ${regions}, "read_optional_files_map": {}, "read_optional_regions_map": {}, "modified_core_files": ["a.py"], "main_files": ["a.py"]}}`;
 
-const AUDIT_CLI = path.resolve(__dirname, '../../../src/cli/audit.ts');
-
-/** Runs a command in a child process: the test runner itself talks over this process's stdout. */
+/** Runs a command of the bundled CLI in a child process: the test runner itself talks over this process's stdout. */
 function run(command: 'export' | 'audit-impact', args: readonly string[]): Promise<{ code: number; stdout: string; stderr: string }> {
   return new Promise((resolve, reject) => {
-    const driver = `const { runAuditImpact, runExport } = require(${JSON.stringify(AUDIT_CLI)});
-const [command, ...args] = process.argv.slice(1);
-(command === 'export' ? runExport(args) : runAuditImpact(args)).then((code) => { process.exitCode = code; });`;
-    const child = spawn(process.execPath, ['--import', 'tsx', '-e', driver, command, ...args], { stdio: ['ignore', 'pipe', 'pipe'] });
+    const child = spawn(process.execPath, [cliBundlePath(), command, ...args], { stdio: ['ignore', 'pipe', 'pipe'] });
     const out: Buffer[] = [];
     const err: Buffer[] = [];
     child.stdout.on('data', (chunk: Buffer) => out.push(chunk));
@@ -33,6 +29,8 @@ const [command, ...args] = process.argv.slice(1);
     child.on('close', (code) => resolve({ code: code ?? -1, stdout: Buffer.concat(out).toString('utf8'), stderr: Buffer.concat(err).toString('utf8') }));
   });
 }
+
+before(buildCliBundle);
 
 before(async () => {
   dir = await mkdtemp(path.join(os.tmpdir(), 'swe-audit-cli-'));
