@@ -4,7 +4,8 @@
  *       (../shared/conformance when present, else the demo workspace);
  *   (b) whole CLI `score` on a synthetic 800 × 5 workspace with snapshots on disk: wall time and
  *       peak RSS; then `score --line-counts` on 848 × 20 and 200 × 5 against the floor (a Node
- *       process that only reads and JSON-parses the same files), run side by side, and 200 × 5
+ *       process that only reads and JSON-parses the same files) and the floor plus writing the
+ *       CLI's output lines from its numbers, run side by side, and 200 × 5
  *       against a line-set evaluator built like the official one;
  *   (c) worst case: one instance with 2,000 predictions over 50k-line files;
  *   (d) the longest event-loop stall while the extension's load path reads a 256 MB bench;
@@ -103,6 +104,18 @@ function measure(command: string, args: string[]): { wall: number; rssMb: number
   return { wall, rssMb: Number(lines[lines.length - 1]) / 1024, status: result.status };
 }
 
+/** The metric fields and the numbers of `score --format json` rows, row after row, as raw doubles. */
+function cliNumbers(output: string): { fields: string[]; numbers: Buffer } {
+  const rows = output
+    .split('\n')
+    .filter((line) => line.startsWith('{"instance_id"'))
+    .map((line) => (JSON.parse(line) as { metrics: Record<string, number> }).metrics);
+  const fields = Object.keys(rows[0] ?? {});
+  const values = new Float64Array(rows.length * fields.length);
+  rows.forEach((metrics, r) => fields.forEach((field, i) => (values[r * fields.length + i] = metrics[field]!)));
+  return { fields, numbers: Buffer.from(values.buffer) };
+}
+
 function best(runs: number, fn: () => { wall: number; rssMb: number; status: number | null }): { wall: number; rssMb: number; status: number | null } {
   let out = fn();
   for (let i = 1; i < runs; i++) {
@@ -144,6 +157,22 @@ async function main(): Promise<void> {
     floorScript,
     `const fs=require('fs');let n=0;for(const f of process.argv.slice(2)){const t=fs.readFileSync(f,'utf8');if(f.endsWith('.json')){JSON.parse(t);n++;continue;}for(const l of t.split('\\n'))if(l.trim()){JSON.parse(l);n++;}}console.log(n);\n`,
   );
+  // The floor plus writing the CLI's exact output: the same reading and parsing, then one JSON line
+  // per row formatted as the CLI does, from the CLI's own numbers (raw doubles, read without parsing).
+  // What is left between this and the CLI is everything else: validation, ground truth, scoring.
+  const outputFloorScript = path.join(WORK, 'floor-output.js');
+  writeFileSync(
+    outputFloorScript,
+    [
+      "const fs=require('fs');const [numbers,fieldsJson,...files]=process.argv.slice(2);const fields=JSON.parse(fieldsJson);const rows=[];",
+      "for(const f of files){const t=fs.readFileSync(f,'utf8');if(f.endsWith('.json')){JSON.parse(t);continue;}for(const l of t.split('\\n'))if(l.trim()){const v=JSON.parse(l);if(typeof v.explorer==='string')rows.push(v);}}",
+      'const b=fs.readFileSync(numbers);const values=new Float64Array(b.buffer.slice(b.byteOffset,b.byteOffset+b.length));',
+      "const keys=fields.map((f,i)=>(i?',':'')+JSON.stringify(f)+':');let out='';",
+      'for(let r=0;r<rows.length;r++){let line=`{"instance_id":${JSON.stringify(rows[r].instance_id)},"explorer":${JSON.stringify(rows[r].explorer)},"metrics":{`;',
+      "for(let i=0;i<keys.length;i++)line+=keys[i]+JSON.stringify(values[r*keys.length+i]);out+=line+'}}\\n';if(out.length>=65536){process.stdout.write(out);out='';}}",
+      'process.stdout.write(out);',
+    ].join('\n') + '\n',
+  );
   const baselineScript = path.join(WORK, 'baseline.js');
   await build({ entryPoints: [path.join(ROOT, 'scripts', 'baseline-evaluator.ts')], outfile: baselineScript, bundle: true, platform: 'node', format: 'cjs', target: 'es2022', logLevel: 'warning' });
   for (const [instances, explorers] of [
@@ -153,22 +182,31 @@ async function main(): Promise<void> {
     const scale = await generateSyntheticWorkspace({ out: path.join(WORK, `synthetic-${instances}x${explorers}`), instances, explorers, maxLines: 20000, seed: 1 });
     const args = [CLI, 'score', '--bench', scale.benchFile, ...scale.predictionFiles.flatMap((f) => ['--preds', f]), '--line-counts', scale.lineCountsFile, '--format', 'json'];
     const floorArgs = [floorScript, scale.benchFile, ...scale.predictionFiles, scale.lineCountsFile];
-    // Interleaved, so that load on this shared machine hits both alike.
+    const numbersFile = path.join(WORK, `cli-numbers-${instances}x${explorers}.f64`);
+    const { fields, numbers } = cliNumbers(execFileSync('node', args, { encoding: 'utf8', maxBuffer: 1 << 30 }));
+    writeFileSync(numbersFile, numbers);
+    const outputFloorArgs = [outputFloorScript, numbersFile, JSON.stringify(fields), scale.benchFile, ...scale.predictionFiles, scale.lineCountsFile];
+    // Interleaved, so that load on this shared machine hits all alike.
     const cliRuns: number[] = [];
     const floorRuns: number[] = [];
+    const outputFloorRuns: number[] = [];
     let rss = 0;
     for (let i = 0; i < 5; i++) {
       const run = measure('node', args);
       cliRuns.push(run.wall);
       rss = Math.max(rss, run.rssMb);
       floorRuns.push(measure('node', floorArgs).wall);
+      outputFloorRuns.push(measure('node', outputFloorArgs).wall);
     }
-    cliRuns.sort((a, b) => a - b);
-    floorRuns.sort((a, b) => a - b);
-    const cli = cliRuns[2]!;
-    const floor = floorRuns[2]!;
+    const median = (runs: number[]): number => runs.sort((a, b) => a - b)[2]!;
+    const cli = median(cliRuns);
+    const floor = median(floorRuns);
+    const outputFloor = median(outputFloorRuns);
     console.log(
       `    ${instances} × ${explorers} (${instances * explorers} rows), score --line-counts: CLI ${cli.toFixed(2)} s, floor ${floor.toFixed(2)} s, ratio ${(cli / floor).toFixed(2)}× (medians of 5, interleaved); peak RSS ${rss.toFixed(0)} MB`,
+    );
+    console.log(
+      `      the floor plus writing the CLI's output lines (no validation, ground truth or scoring): ${outputFloor.toFixed(2)} s, ${(outputFloor / floor).toFixed(2)}× the floor; the CLI is ${(cli / outputFloor).toFixed(2)}× that`,
     );
     if (instances === 200) {
       const baseline = best(3, () => measure('node', [baselineScript, scale.benchFile, scale.lineCountsFile, ...scale.predictionFiles]));

@@ -47,6 +47,7 @@ export async function buildAll({ production = false } = {}) {
     build({ ...node(production), entryPoints: ['src/data/formats/schemas.ts'], outfile: path.join(dist, 'test/schemas.js') }),
     build({ ...web, entryPoints: ['src/webview/scores/main.ts'], outfile: path.join(dist, 'webview/scores.js') }),
     build({ ...web, entryPoints: ['src/webview/instance/main.ts'], outfile: path.join(dist, 'webview/instance.js') }),
+    build({ ...web, entryPoints: ['src/webview/trajectory/main.ts'], outfile: path.join(dist, 'webview/trajectory.js') }),
     build({ ...web, entryPoints: ['src/webview/leaderboard/main.ts'], outfile: path.join(dist, 'webview/leaderboard.js') }),
     build({ ...node(production), entryPoints: ['test/integration/runner.ts'], outfile: path.join(dist, 'test/runner.js'), external: ['vscode'] }),
   ]);

@@ -5,8 +5,8 @@
 //      them — while the VS Code runtime that only the end-to-end tests need (Debian packages,
 //      ripgrep cache, code-server: scripts/setup.sh --runtime-only) installs in the background;
 //   2. side by side: the unit/property/conformance/CLI tests (two test files at a time) in one lane;
-//      typecheck, lint, format check, then package (the .vsix the e2e tests install) and build in
-//      the other;
+//      package (the .vsix the e2e tests install) and build, then typecheck, lint and format check
+//      in the other;
 //   3. the end-to-end tests in code-server, as soon as the runtime and the build are ready: their
 //      browser checks (which mostly wait for the workbench) beside whatever is left of the unit
 //      tests, their integration tests (which measure latency targets) once the unit tests are done.
@@ -78,13 +78,10 @@ if (await step('setup: node_modules', 'bash', ['scripts/setup.sh', '--node-only'
   const unit = lane(['unit, property, conformance and CLI tests', ...npmRun('test:unit')]);
   // `package` builds dist/ for production (vscode:prepublish) to pack the .vsix; `build` then
   // writes the development bundles (with source maps) the e2e tests load with a development path.
-  const built = lane(
-    ['typecheck', ...npmRun('typecheck')],
-    ['lint', ...npmRun('lint')],
-    ['format check', ...npmRun('format:check')],
-    ['package (.vsix)', ...npmRun('package')],
-    ['build', ...npmRun('build')],
-  );
+  // They come first so that the end-to-end tests, the longest step, start as early as they can;
+  // the static checks follow in the same lane.
+  const built = lane(['package (.vsix)', ...npmRun('package')], ['build', ...npmRun('build')]);
+  const checked = built.then((ok) => ok && lane(['typecheck', ...npmRun('typecheck')], ['lint', ...npmRun('lint')], ['format check', ...npmRun('format:check')]));
   const endToEnd = (async () => {
     if (!(await built) || !(await runtime) || failed) return;
     e2eRan = true;
@@ -97,7 +94,7 @@ if (await step('setup: node_modules', 'bash', ['scripts/setup.sh', '--node-only'
       },
     });
   })();
-  await Promise.all([unit, endToEnd]);
+  await Promise.all([unit, checked, endToEnd]);
 }
 await runtime;
 if (!e2eRan) {

@@ -3,6 +3,7 @@
  * the checks on counts, profile and format, the usage error (exit 2) and the loadWorkspace sources
  * the input flags name. One place, so a flag means the same and fails the same in every command.
  */
+import { stat } from 'node:fs/promises';
 import { parseArgs, type ParseArgsConfig } from 'node:util';
 import { PROFILES, type Profile } from '../core';
 import { formatProblem, sortProblems, unknownTemplatePlaceholders, type Problem, type ReportSource, type TrajectoryTemplate, type WorkspaceSources } from '../data';
@@ -10,6 +11,17 @@ import { escapeForTerminal } from '../shared/escape';
 
 /** A user-facing failure: printed as one line, never as a stack trace, and the command exits 2. */
 export class UsageError extends Error {}
+
+/** A folder named by a flag must be one: a typo would otherwise silently drop every read. */
+export async function requireFolder(folder: string, flag: string): Promise<void> {
+  let isFolder = false;
+  try {
+    isFolder = (await stat(folder)).isDirectory();
+  } catch {
+    // reported below
+  }
+  if (!isFolder) throw new UsageError(`${flag} ${folder} is not a folder`);
+}
 
 /** `swe-explore: message` on stderr; the message can carry data (paths, flag values), so it is escaped to stay one line. */
 export function printError(message: string): void {

@@ -3,7 +3,7 @@
  * ground-truth build, and a record's core against the R_int its own reads give
  * (../shared/trajectories.md). Output keys and their order are contracts (issue 18 item 3).
  */
-import { realpath, stat } from 'node:fs/promises';
+import { realpath } from 'node:fs/promises';
 import * as path from 'node:path';
 import { promotionProvenance, type PromotionProvenance, type SeenRange, type TrajectoryRead } from '../core';
 import { buildBench, DEFAULT_REPO_PATH, hasErrors, instanceLineCounts, LineCountCache, loadRun, loadWorkspace, writeFileAtomically, type InstanceEntry, type Problem } from '../data';
@@ -22,6 +22,7 @@ import {
   workspaceSources,
   WORKSPACE_OPTIONS,
   type Verb,
+  requireFolder,
 } from './args';
 
 export const READS_VERB: Verb = {
@@ -99,17 +100,6 @@ Flags:
 Exit 0; 1 when a bench line was rejected; 2 usage error.`,
   run: runProvenance,
 };
-
-/** A folder named by a flag must be one: a typo would otherwise silently drop every read. */
-async function requireFolder(folder: string, flag: string): Promise<void> {
-  let isFolder = false;
-  try {
-    isFolder = (await stat(folder)).isDirectory();
-  } catch {
-    // reported below
-  }
-  if (!isFolder) throw new UsageError(`${flag} ${folder} is not a folder`);
-}
 
 /** One `reads` line: the contract's keys in the contract's order. */
 export function readJsonLine(read: TrajectoryRead): string {

@@ -3,7 +3,6 @@
  * lines join and leave, every explorer's macro averages and rankings before → after, and (with
  * `-o`) the variant bench. Output keys and their order are a contract (issue 20 item 3).
  */
-import { stat } from 'node:fs/promises';
 import * as path from 'node:path';
 import { parseWhatIfRules, whatIfRulesKey, type WhatIfRules } from '../core';
 import {
@@ -43,6 +42,7 @@ import {
   workspaceSources,
   WORKSPACE_OPTIONS,
   type Verb,
+  requireFolder,
 } from './args';
 
 const FLAGS = {
@@ -55,16 +55,6 @@ const FLAGS = {
   ...formatOption('json'),
   output: { type: 'string', short: 'o' },
 } as const;
-
-async function requireFolder(folder: string, flag: string): Promise<void> {
-  let isFolder = false;
-  try {
-    isFolder = (await stat(folder)).isDirectory();
-  } catch {
-    // reported below
-  }
-  if (!isFolder) throw new UsageError(`${flag} ${folder} is not a folder`);
-}
 
 /** Problems of the instances' runs, counts and regions that the what-if could not resolve. */
 function instanceProblems(model: WorkspaceModel, result: InstanceWhatIf): Problem[] {

@@ -10,7 +10,7 @@
  * single sweep yields maximal runs of equal reader sets, so cost is O(S log S + R·T) for S steps,
  * R output runs and T trajectories — never proportional to line numbers.
  */
-import { EMPTY_SET, lineSetFrom, normalize, rangeIntersectionSize, setSize, subtract, type Interval, type IntervalSet } from './intervals';
+import { EMPTY_SET, intersect, lineSetFrom, normalize, rangeIntersectionSize, setSize, subtract, type Interval, type IntervalSet } from './intervals';
 import { resolveRegion, type Resolution } from './resolve';
 import type { LineCounts, Region } from './types';
 
@@ -33,6 +33,13 @@ export interface ProvenanceInput {
   readonly lineCounts: LineCounts;
   /** `record.meta.num_trajectories`; used only when it is a positive integer (meta is not reliable). */
   readonly numTrajectories?: unknown;
+  /**
+   * R_int as the builder intersects it (src/core/trajectories/promotion.ts, resolved lines per path):
+   * when given, consensus = core ∩ R_int and promoted = core ∖ R_int (tails never intersect, so a
+   * line every trajectory read only through a tail is promoted); without it, a line read by every
+   * trajectory is consensus.
+   */
+  readonly rInt?: ReadonlyMap<string, IntervalSet>;
 }
 
 /** Maximal run of core lines read by the same set of trajectories. */
@@ -276,7 +283,7 @@ export function computeProvenance(input: ProvenanceInput): Provenance {
     if (paths.has(region.path)) continue;
     const coreSet = core.get(region.path) ?? EMPTY_SET;
     const { runs, stepsWithoutLines } = pathRuns(coreSet, stepsOf(input.readStepInfo, region.path), region.path, input.lineCounts.get(region.path), trajectoryIndex, trajectories);
-    const consensus = runsWhere(runs, isConsensus);
+    const consensus = input.rInt === undefined ? runsWhere(runs, isConsensus) : intersect(coreSet, input.rInt.get(region.path) ?? EMPTY_SET);
     const promoted = subtract(coreSet, consensus);
     consensusLines += setSize(consensus);
     promotedLines += setSize(promoted);

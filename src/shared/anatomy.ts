@@ -32,6 +32,34 @@ export const ANATOMY_INFO: Readonly<Record<MissCategory, { readonly glyph: strin
 export interface AnatomyCategoryRow {
   readonly category: MissCategory;
   readonly lines: number;
+  /** Of those, the lines the explorer's own run viewed (issue 19); absent without a run read. */
+  readonly seen?: number;
+}
+
+/** A missed core span and what the explorer's run and the repair runs say about it (sentences of src/shared/texts.ts). */
+export interface RunMissedSpan {
+  readonly path: string;
+  readonly start: number;
+  readonly end: number;
+  /** "seen at step 14 (`…`), not reported", "never viewed (…)". */
+  readonly viewing: string;
+  /** "claude found it at step 7 after `grep …`; …", "repair runs not loaded", "reading the repair runs…". */
+  readonly arrivals: string;
+}
+
+/** What the explorer's own run says about the open instance (issue 19). */
+export interface RunSummary {
+  /** "agent's run (…/trajs/x.json, mini-swe-agent): 9 steps, 6 reads, 120 lines viewed", or why there is none. */
+  readonly text: string;
+  readonly loaded: boolean;
+  /** Missed core lines the run viewed, and missed core lines (0 and 0 without a run). */
+  readonly seenMissed: number;
+  readonly missed: number;
+  /** The converter's notes (sub-agent reads absent from the stream, …). */
+  readonly notes: readonly string[];
+  /** Missed spans, seen ones first, at most a few; `moreSpans` says how many more. */
+  readonly spans: readonly RunMissedSpan[];
+  readonly moreSpans: number;
 }
 
 /** One run of `wrong_region` lines and the prediction nearest to it (null when none has a usable range). */
@@ -53,6 +81,10 @@ export interface AnatomySummary {
   readonly wrongRegion: readonly WrongRegionRow[];
   /** How many `wrong_region` spans there are in all. */
   readonly wrongRegionSpans: number;
+  /** The explorer's own run on this instance; null when the explorer has no run folder. */
+  readonly run?: RunSummary | null;
+  /** Lines the gold patch edits inside each category (same order), or null when the record has no patch. */
+  readonly patch: readonly AnatomyCategoryRow[] | null;
 }
 
 /** Checks the fields of an {@link AnatomySummary} that the renderers read. */

@@ -30,8 +30,27 @@ export interface TrajectoryStepRow {
   readonly rangeText: string;
 }
 
+/** What the run file itself says, once loaded (the Trajectory view shows it in full). */
+export interface TrajectoryRunFacts {
+  readonly model: string;
+  /** False when the run was not found or could not be read (`problem` says why). */
+  readonly loaded: boolean;
+  readonly problem: string;
+  /** Messages in the run. */
+  readonly messages: number;
+  /** Reads the builder's rules keep from it. */
+  readonly reads: number;
+  readonly verified: boolean;
+  /** "verified 14/14 reads", or what differs. */
+  readonly verificationText: string;
+  readonly resolution: 'resolved' | 'not-resolved' | 'unknown';
+  readonly resolutionText: string;
+}
+
 export interface TrajectoryRow {
   readonly trajPath: string;
+  /** The run's own facts; null while the runs load. */
+  readonly run: TrajectoryRunFacts | null;
   /** Short label: the last two path segments. */
   readonly label: string;
   readonly steps: readonly TrajectoryStepRow[];
@@ -69,7 +88,11 @@ export type ToInstanceWebview = { readonly type: 'state'; readonly state: Instan
 
 /** Webview → extension. */
 export type FromInstanceWebview =
-  { readonly type: 'ready' } | { readonly type: 'openDiff'; readonly path: string } | { readonly type: 'revealStep'; readonly path: string; readonly start: number; readonly end: number };
+  | { readonly type: 'ready' }
+  | { readonly type: 'openDiff'; readonly path: string }
+  | { readonly type: 'revealStep'; readonly path: string; readonly start: number; readonly end: number }
+  /** "Open run" on a trajectory row: `trajPath` is one of the state's rows. */
+  | { readonly type: 'openTrajectory'; readonly trajPath: string };
 
 /** Longest path either side accepts (Windows MAX_PATH is far below; Linux PATH_MAX is 4096). */
 export const MAX_PATH_LENGTH = 4096;
@@ -93,6 +116,10 @@ export function parseFromInstanceWebview(value: unknown): FromInstanceWebview | 
     case 'openDiff': {
       const path = value['path'];
       return isPath(path) ? { type: 'openDiff', path } : null;
+    }
+    case 'openTrajectory': {
+      const trajPath = value['trajPath'];
+      return isPath(trajPath) ? { type: 'openTrajectory', trajPath } : null;
     }
     case 'revealStep': {
       const { path, start, end } = value;
@@ -122,8 +149,31 @@ function isStepRow(value: unknown): value is TrajectoryStepRow {
   return isPath(value['path']) && isInteger(value['stepIdx']) && isInteger(value['rawStart']) && isInteger(value['rawEnd']) && resolvedOk && typeof value['rangeText'] === 'string';
 }
 
+function isRunFacts(value: unknown): value is TrajectoryRunFacts {
+  if (!isRecord(value)) return false;
+  const resolution = value['resolution'];
+  return (
+    isString(value['model']) &&
+    typeof value['loaded'] === 'boolean' &&
+    isString(value['problem']) &&
+    isCount(value['messages']) &&
+    isCount(value['reads']) &&
+    typeof value['verified'] === 'boolean' &&
+    isString(value['verificationText']) &&
+    (resolution === 'resolved' || resolution === 'not-resolved' || resolution === 'unknown') &&
+    isString(value['resolutionText'])
+  );
+}
+
 function isTrajectoryRow(value: unknown): value is TrajectoryRow {
-  return isRecord(value) && typeof value['trajPath'] === 'string' && typeof value['label'] === 'string' && everyItem(value['steps'], isStepRow) && isCount(value['omittedSteps']);
+  return (
+    isRecord(value) &&
+    typeof value['trajPath'] === 'string' &&
+    (value['run'] === null || isRunFacts(value['run'])) &&
+    typeof value['label'] === 'string' &&
+    everyItem(value['steps'], isStepRow) &&
+    isCount(value['omittedSteps'])
+  );
 }
 
 function isAgreementEntry(value: unknown): value is AgreementEntry {

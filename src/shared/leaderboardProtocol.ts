@@ -57,8 +57,33 @@ export interface LeaderboardAnatomyRow {
   readonly top: Readonly<Record<MissCategory, readonly CarrierRow[]>>;
 }
 
+/** An explorer's own runs over its scored rows (issue 19): what `misses --explorer-trajs` sums. */
+export interface LeaderboardRunsRow {
+  /** Rows with a run read, and rows whose run is still being read. */
+  readonly runs: number;
+  readonly pending: number;
+  /** Missed core lines the runs viewed, and missed core lines of those rows: "viewed but not reported". */
+  readonly seenMissed: number;
+  readonly missed: number;
+  /** Means over the runs (null without one): steps, kept reads, distinct lines viewed. */
+  readonly meanSteps: number | null;
+  readonly meanReads: number | null;
+  readonly meanViewedLines: number | null;
+}
+
+/** What the rows' runner `token_usage` says (rows: how many carry one). */
+export interface LeaderboardTokensRow {
+  readonly rows: number;
+  readonly meanTokens: number | null;
+  readonly tokensPerHitLine: number | null;
+}
+
 export interface LeaderboardExplorerRow {
   readonly explorer: string;
+  /** The explorer's own runs; null without a run folder. */
+  readonly runs?: LeaderboardRunsRow | null;
+  /** Token spend; null when no row carries `token_usage`. */
+  readonly tokens?: LeaderboardTokensRow | null;
   /** Instances averaged so far. */
   readonly instances: number;
   /** Instances that take part once every line count is read (records with a core, and a row). */
@@ -73,6 +98,24 @@ export interface LeaderboardExplorerRow {
    */
   readonly repos: readonly LeaderboardRepoRow[];
   readonly anatomy: LeaderboardAnatomyRow;
+  /** Gold patch lines reached within B over the rows whose instance has a patch; null when none has one. */
+  readonly patchReach: LeaderboardPatchReachCell | null;
+}
+
+/** The "patch reach" column: Σ patch lines reached within B / Σ patch lines, over `instances` rows. */
+export interface LeaderboardPatchReachCell {
+  readonly instances: number;
+  readonly patchLines: number;
+  readonly reachedLines: number;
+}
+
+/** One ranking metric's order (best first) on the bench as written and on the ground truth in use, with Kendall's τ-b. */
+export interface LeaderboardRanking {
+  readonly metric: OfficialMetricName;
+  readonly before: readonly string[];
+  readonly after: readonly string[];
+  /** Null with fewer than two explorers. */
+  readonly tauB: number | null;
 }
 
 export interface LeaderboardState {
@@ -92,11 +135,23 @@ export interface LeaderboardState {
   /** A metric column to sort by and highlight (a deep link's `metric`), or null. */
   readonly focusMetric: OfficialMetricName | null;
   readonly explorers: readonly LeaderboardExplorerRow[];
+  /** Which ground truth the numbers use: "as written", or the source's label ("what-if: as-seen"). */
+  readonly groundTruth: string;
+  /** Under a ground truth other than the bench as written: the ranks as written → now; empty otherwise. */
+  readonly rankings: readonly LeaderboardRanking[];
+  /** False while the patch-reach column is still being computed (it follows the table). */
+  readonly patchReachReady: boolean;
 }
 
 /** The caption line: profile, top-k, the anatomy's budget, the audit, and counting progress (the webview and the Markdown copy). */
 export function leaderboardCaption(state: LeaderboardState): string {
-  const audit = state.audit.removals === 0 ? 'ground truth as written' : `audited: ${state.audit.removals} removals on ${state.audit.instances} instances applied`;
+  const removals = `${state.audit.removals} removals on ${state.audit.instances} instances applied`;
+  const audit =
+    state.groundTruth === 'as written'
+      ? state.audit.removals === 0
+        ? 'ground truth as written'
+        : `audited: ${removals}`
+      : `ground truth ${state.groundTruth}${state.audit.removals === 0 ? '' : ` + audit (${removals})`}`;
   const counting = state.counting.done < state.counting.total ? ` · counting… ${state.counting.done}/${state.counting.total}` : '';
   return `profile ${state.profile} · top-${state.topK} · miss anatomy at B=${state.budget} · ${audit}${counting}`;
 }
@@ -186,17 +241,51 @@ function isAnatomy(value: unknown): value is LeaderboardAnatomyRow {
   return true;
 }
 
+function isMean(value: unknown): boolean {
+  return value === null || (isFiniteNumber(value) && value >= 0);
+}
+
+function isRunsRow(value: unknown): boolean {
+  return (
+    value === undefined ||
+    value === null ||
+    (isRecord(value) &&
+      isCount(value['runs']) &&
+      isCount(value['pending']) &&
+      isCount(value['seenMissed']) &&
+      isCount(value['missed']) &&
+      isMean(value['meanSteps']) &&
+      isMean(value['meanReads']) &&
+      isMean(value['meanViewedLines']))
+  );
+}
+
+function isTokensRow(value: unknown): boolean {
+  return value === undefined || value === null || (isRecord(value) && isCount(value['rows']) && isMean(value['meanTokens']) && isMean(value['tokensPerHitLine']));
+}
+
 function isExplorerRow(value: unknown): value is LeaderboardExplorerRow {
   return (
     isRecord(value) &&
+    isRunsRow(value['runs']) &&
+    isTokensRow(value['tokens']) &&
     isName(value['explorer']) &&
     isCount(value['instances']) &&
     isCount(value['expected']) &&
     (value['values'] === null || isValues(value['values'])) &&
     isCount(value['repoCount']) &&
     everyItem(value['repos'], isRepoRow) &&
-    isAnatomy(value['anatomy'])
+    isAnatomy(value['anatomy']) &&
+    (value['patchReach'] === null || isPatchReachCell(value['patchReach']))
   );
+}
+
+function isRanking(value: unknown): value is LeaderboardRanking {
+  return isRecord(value) && isMetric(value['metric']) && everyItem(value['before'], isName) && everyItem(value['after'], isName) && (value['tauB'] === null || isFiniteNumber(value['tauB']));
+}
+
+function isPatchReachCell(value: unknown): value is LeaderboardPatchReachCell {
+  return isRecord(value) && isCount(value['instances']) && isCount(value['patchLines']) && isCount(value['reachedLines']);
 }
 
 /** Validates a message from the extension (the webview trusts nothing it did not check). */
@@ -218,6 +307,9 @@ export function parseToLeaderboardWebview(value: unknown): ToLeaderboardWebview 
     isCount(counting['total']) &&
     (s['selectedExplorer'] === null || isName(s['selectedExplorer'])) &&
     (s['focusMetric'] === null || isMetric(s['focusMetric'])) &&
-    everyItem(s['explorers'], isExplorerRow);
+    typeof s['patchReachReady'] === 'boolean' &&
+    everyItem(s['explorers'], isExplorerRow) &&
+    isBoundedText(s['groundTruth'], MAX_NAME_LENGTH) &&
+    everyItem(s['rankings'], isRanking);
   return ok ? { type: 'state', state: s as unknown as LeaderboardState } : null;
 }

@@ -84,6 +84,47 @@ export interface CompareState {
   readonly metrics: readonly CompareMetricRow[];
 }
 
+/** One choice of the ground-truth selector. */
+export interface GroundTruthOption {
+  /** `as-written`, `audited` or `what-if:<rules>`. */
+  readonly id: string;
+  readonly label: string;
+}
+
+/** The ground-truth selector: what can be chosen, what is in effect, what is being computed. */
+export interface GroundTruthChoice {
+  readonly options: readonly GroundTruthOption[];
+  readonly selected: string;
+  /** "what-if: as-seen (12 of 848 instances)" while a what-if is computed, else null. */
+  readonly pending: string | null;
+}
+
+/** The open instance under the what-if in use. */
+export interface WhatIfNote {
+  /** "what-if: as-seen". */
+  readonly label: string;
+  /** "core lines 158 → 205 (47 join, 0 leave)". */
+  readonly core: string;
+  /** How its runs were used. */
+  readonly runs: string;
+  readonly joined: number;
+  readonly left: number;
+}
+
+/** Whether the shown list reaches the lines the gold patch edits within B (issue 16). */
+export interface PatchReachRow {
+  /** "gold patch lines: 12/14 within B=500 by #2" (numbers only). */
+  readonly summary: string;
+  readonly patchLines: number;
+  readonly reachedLines: number;
+  readonly firstRank: number | null;
+  /** The first few runs of patch lines not reached, and how many runs there are in all. */
+  readonly missed: readonly { readonly path: string; readonly start: number; readonly end: number }[];
+  readonly missedSpans: number;
+  /** Patch lines outside the core (the anatomy cannot show them). */
+  readonly outsideCore: number;
+}
+
 export interface ScoresState {
   readonly status: 'empty' | 'loading' | 'ready';
   /** Shown when status is not ready, or as a banner (e.g. load problems). */
@@ -93,6 +134,8 @@ export interface ScoresState {
   readonly explorers: readonly string[];
   readonly budget: number;
   readonly profile: Profile;
+  /** The loaded bench file as the user sees it (relative to the workspace folder); empty when none. */
+  readonly bench: string;
   /** Which ground truth the numbers use ("as written", "audited (2 removals on this instance)", a what-if); empty without an open instance. */
   readonly groundTruth: string;
   readonly metrics: readonly MetricRow[];
@@ -114,6 +157,13 @@ export interface ScoresState {
   readonly anatomy: AnatomySummary | null;
   /** Compare mode, or null when not comparing. */
   readonly compare: CompareState | null;
+  readonly groundTruthChoice: GroundTruthChoice;
+  /** What the after column of a before → after is called: "Audited", "What-if". */
+  readonly afterLabel: string;
+  /** The open instance under the what-if in use, or null when none is. */
+  readonly whatIf: WhatIfNote | null;
+  /** The shown explorer's reach of the gold patch's lines, or null when the record has no patch. */
+  readonly patchReach: PatchReachRow | null;
 }
 
 /** Extension → webview. */
@@ -126,7 +176,11 @@ export type FromScoresWebview =
   | { readonly type: 'setProfile'; readonly profile: Profile }
   | { readonly type: 'setExplorer'; readonly explorer: string }
   | { readonly type: 'revealPrediction'; readonly rank: number }
-  | { readonly type: 'stopComparing' };
+  | { readonly type: 'stopComparing' }
+  /** A choice of the selector (`as-written`, `audited`, `what-if:<rules>`). */
+  | { readonly type: 'setGroundTruth'; readonly choice: string }
+  /** Open the quick pick that composes what-if rules. */
+  | { readonly type: 'composeWhatIf' };
 
 /** Largest line budget either side accepts. */
 export const MAX_BUDGET = 1_000_000;
@@ -155,6 +209,12 @@ export function parseFromScoresWebview(value: unknown): FromScoresWebview | null
     }
     case 'stopComparing':
       return { type: 'stopComparing' };
+    case 'setGroundTruth': {
+      const choice = value['choice'];
+      return typeof choice === 'string' && choice.length > 0 && choice.length < 2000 ? { type: 'setGroundTruth', choice } : null;
+    }
+    case 'composeWhatIf':
+      return { type: 'composeWhatIf' };
     default:
       return null;
   }
@@ -169,6 +229,7 @@ export function parseToScoresWebview(value: unknown): ToScoresWebview | null {
     typeof state['instanceId'] === 'string' &&
     typeof state['explorer'] === 'string' &&
     typeof state['groundTruth'] === 'string' &&
+    typeof state['bench'] === 'string' &&
     Number.isFinite(state['budget']) &&
     Array.isArray(state['metrics']) &&
     Array.isArray(state['predictions']) &&
@@ -178,8 +239,46 @@ export function parseToScoresWebview(value: unknown): ToScoresWebview | null {
     Array.isArray(state['comparison']) &&
     Array.isArray(state['macros']) &&
     (state['anatomy'] === null || isAnatomySummary(state['anatomy'])) &&
-    (state['compare'] === null || isCompare(state['compare']));
+    (state['compare'] === null || isCompare(state['compare'])) &&
+    isGroundTruthChoice(state['groundTruthChoice']) &&
+    typeof state['afterLabel'] === 'string' &&
+    (state['whatIf'] === null || isWhatIfNote(state['whatIf'])) &&
+    (state['patchReach'] === null || isPatchReach(state['patchReach']));
   return ok ? { type: 'state', state: state as unknown as ScoresState } : null;
+}
+
+function isGroundTruthChoice(value: unknown): boolean {
+  return (
+    isRecord(value) &&
+    typeof value['selected'] === 'string' &&
+    (value['pending'] === null || typeof value['pending'] === 'string') &&
+    Array.isArray(value['options']) &&
+    value['options'].every((o: unknown) => isRecord(o) && typeof o['id'] === 'string' && typeof o['label'] === 'string')
+  );
+}
+
+function isWhatIfNote(value: unknown): boolean {
+  return (
+    isRecord(value) &&
+    typeof value['label'] === 'string' &&
+    typeof value['core'] === 'string' &&
+    typeof value['runs'] === 'string' &&
+    Number.isFinite(value['joined']) &&
+    Number.isFinite(value['left'])
+  );
+}
+
+function isPatchReach(value: unknown): boolean {
+  return (
+    isRecord(value) &&
+    typeof value['summary'] === 'string' &&
+    Number.isFinite(value['patchLines']) &&
+    Number.isFinite(value['reachedLines']) &&
+    Number.isFinite(value['missedSpans']) &&
+    Number.isFinite(value['outsideCore']) &&
+    Array.isArray(value['missed']) &&
+    value['missed'].every((m: unknown) => isRecord(m) && typeof m['path'] === 'string' && Number.isFinite(m['start']) && Number.isFinite(m['end']))
+  );
 }
 
 function isCompareSide(value: unknown): boolean {

@@ -8,7 +8,7 @@
  * webviews as `textContent`). What a sentence names (which ranks cover a line, which prediction is
  * nearest) is computed by the caller: here it is only worded.
  */
-import type { BudgetStatus, LineArrivals, LineViewing, MissCategory, NearestPrediction, Resolution, RunArrival } from '../core';
+import type { BudgetStatus, LineArrivals, LineViewing, MissCategory, NearestPrediction, Resolution, RunArrival, WhatIfLineChange } from '../core';
 import { escapeForTerminal } from './escape';
 
 /** "1 line", "18 lines". */
@@ -74,14 +74,17 @@ export function isConsensus(readers: number, trajectoryCount: number): boolean {
   return trajectoryCount >= 1 && readers >= trajectoryCount;
 }
 
-/** The label on the first line of a provenance run: "● consensus: read by all 3", "◐ promoted: read by 2 of 3". */
-export function provenanceLabel(readers: number, trajectoryCount: number): string {
-  return isConsensus(readers, trajectoryCount) ? `● consensus: read by all ${trajectoryCount}` : `◐ promoted: read by ${readers} of ${trajectoryCount}`;
+/**
+ * The label on the first line of a provenance run: "● consensus: read by all 3", "◐ promoted: read by
+ * 2 of 3". `consensus` says whether the line is in R_int (by default: read by every trajectory).
+ */
+export function provenanceLabel(readers: number, trajectoryCount: number, consensus = isConsensus(readers, trajectoryCount)): string {
+  return consensus ? `● consensus: read by all ${trajectoryCount}` : `◐ promoted: read by ${readers} of ${trajectoryCount}`;
 }
 
 /** The hover line of a core line's provenance: "Consensus core line: read by all 3 trajectories (…)". */
-export function provenanceSentence(readBy: readonly string[], trajectoryCount: number): string {
-  const kind = isConsensus(readBy.length, trajectoryCount) ? 'Consensus core line' : 'Promoted core line';
+export function provenanceSentence(readBy: readonly string[], trajectoryCount: number, consensus = isConsensus(readBy.length, trajectoryCount)): string {
+  const kind = consensus ? 'Consensus core line' : 'Promoted core line';
   return `${kind}: ${describeReaders(readBy, trajectoryCount, trajectoryLabel)}`;
 }
 
@@ -101,6 +104,41 @@ export function leaveOneOutSentence(change: 'join' | 'leave' | 'none', trajector
     case 'none':
       return `Leave-one-out: dropping ${name} does not change this core line's consensus status`;
   }
+}
+
+// ——— What-if ground truth
+
+/** How a what-if is named in captions, selectors and reports: "what-if: as-seen,support:2". */
+export function whatIfLabel(rulesText: string): string {
+  return `what-if: ${rulesText}`;
+}
+
+/** The label on the first line of a run of the what-if layers. */
+export function whatIfLayerLabel(change: 'join' | 'leave', rulesText: string): string {
+  return `${change === 'join' ? '▲ would join' : '▼ would leave'} the core under ${whatIfLabel(rulesText)}`;
+}
+
+/**
+ * The hover line of a line that joins or leaves the core under a what-if: which run credited it,
+ * with which command, and who saw it ("▼ Would leave the core under what-if: as-seen: credited by
+ * gemini-3-pro's `nl -ba | sed -n '120,180p'` at step 9 as the whole file; no run saw it"). The
+ * command comes from a trajectory: the hover escapes the whole sentence. `why` is the core's
+ * `describeWhatIfLine` (kept out of this module so the webview bundles stay free of the core).
+ */
+export function whatIfLineSentence(change: WhatIfLineChange, rulesText: string, why: string): string {
+  const lead = change === 'joined' ? '▲ Would join the core' : change === 'left' ? '▼ Would leave the core' : change === 'kept' ? 'Stays in the core' : 'Stays out of the core';
+  return `${lead} under ${whatIfLabel(rulesText)}: ${why}`;
+}
+
+/** "core lines 158 → 205 (47 join, 0 leave)": an instance's core under a what-if. */
+export function whatIfCoreSummary(before: number, after: number, joined: number, left: number): string {
+  return `core lines ${before.toLocaleString('en-US')} → ${after.toLocaleString('en-US')} (${joined.toLocaleString('en-US')} join, ${left.toLocaleString('en-US')} leave)`;
+}
+
+/** "as-recorded: 3 runs whose files were not found contribute their recorded reads" and the like. */
+export function whatIfRunsSummary(rebuilt: number, asRecorded: number, dropped: number): string {
+  const runs = (n: number): string => `${n} run${n === 1 ? '' : 's'}`;
+  return `${runs(rebuilt)} re-extracted, ${runs(asRecorded)} as recorded (not found: the rules cannot apply), ${runs(dropped)} dropped`;
 }
 
 // ——— Ground-truth layers and removals
@@ -227,13 +265,13 @@ function rankList(ranks: readonly number[]): string {
 }
 
 /** "nearest prediction #3 ends 40 lines above", or why there is none. */
-export function nearestPredictionText(nearest: NearestPrediction | null | undefined): string {
+export function nearestPredictionText(nearest: NearestPrediction | null | undefined, fromLine = false): string {
   if (nearest === null || nearest === undefined) return 'no prediction on this file has a usable range';
-  return `nearest prediction #${nearest.rank} ${nearest.side === 'above' ? 'ends' : 'starts'} ${lineCount(nearest.distance)} ${nearest.side}`;
+  return `nearest prediction #${nearest.rank} ${nearest.side === 'above' ? 'ends' : 'starts'} ${lineCount(nearest.distance)} ${nearest.side}${fromLine ? ' this line' : ''}`;
 }
 
 /** `<category>: <n> lines <why>` for one run of missed core lines at budget `budget`. */
-export function missReason(span: MissedSpan, budget: number): string {
+export function missReason(span: MissedSpan, budget: number, fromLine = false): string {
   const count = lineCount(span.end - span.start + 1);
   const detail = span.detail;
   switch (detail.category) {
@@ -246,7 +284,7 @@ export function missReason(span: MissedSpan, budget: number): string {
     case 'inverted':
       return `inverted range${detail.ranks.length > 0 ? ` ${rankList(detail.ranks)}` : ''}: ${count} (start > end, so it reads nothing)`;
     case 'wrong_region':
-      return `file predicted, wrong lines: ${count} — ${nearestPredictionText(detail.nearest)}`;
+      return `file predicted, wrong lines: ${count} — ${nearestPredictionText(detail.nearest, fromLine)}`;
     case 'file_not_predicted':
       return `file not predicted: ${count}`;
   }
@@ -257,9 +295,12 @@ export function missedLabel(span: MissedSpan, budget: number): string {
   return plainLabel(`◌ missed core · ${missReason(span, budget)}`);
 }
 
-/** The hover line of a missed core line, in the same words as its label. */
-export function missedLineSentence(span: MissedSpan, budget: number): string {
-  return `Missed core line · ${missReason(span, budget)}`;
+/**
+ * The hover line of a missed core line, in the same words as its label; `fromLine`: the nearest
+ * prediction was measured from the hovered line (and the sentence says so), not from its run.
+ */
+export function missedLineSentence(span: MissedSpan, budget: number, fromLine = false): string {
+  return `Missed core line · ${missReason(span, budget, fromLine)}`;
 }
 
 // ——— Compare mode
@@ -361,4 +402,250 @@ export function runArrivalText(run: RunArrival): string {
 export function lineArrivalsText(arrivals: LineArrivals): string {
   if (arrivals.kind === 'no-runs') return arrivals.reason === 'runs-not-loaded' ? 'repair runs not loaded' : 'the record cites no repair run';
   return arrivals.runs.map(runArrivalText).join('; ');
+}
+
+// ——— Bench files and exports
+
+/** "2 files look like the bench; loaded bench.jsonl. …" (when the bench glob matched more than one). */
+export function benchChoiceWarning(loaded: string, candidates: number): string {
+  return `${candidates} files look like the bench; loaded ${loaded}. Choose one to stop guessing (saved in sweExplore.data.benchFile).`;
+}
+
+/** "wrote 3 records (1 with removals) to .swe-explore/exports/bench.audited.jsonl" */
+export function exportWrittenText(records: number, withRemovals: number, file: string, problems: number): string {
+  const warnings = problems === 0 ? '' : ` ${problems} audit problem${problems === 1 ? '' : 's'}: see the Problems panel.`;
+  return `wrote ${records} record${records === 1 ? '' : 's'} (${withRemovals} with removals) to ${file}. It is never loaded as the bench.${warnings}`;
+}
+
+/** "Bench: bench.jsonl" caption, "" when nothing is loaded. */
+export function benchCaption(bench: string): string {
+  return bench === '' ? '' : `Bench: ${bench}`;
+}
+
+// ——— Removals: confirmation and undo
+
+/** Why a removal asks first: "Remove all 3,972 lines of astropy/table/table.py from core?" */
+export function removalConfirmation(path: string, start: number, end: number, layer: string, wholeFile: boolean): string {
+  const lines = end - start + 1;
+  return wholeFile ? `Remove all ${lines.toLocaleString('en-US')} lines of ${path} from ${layer}?` : `Remove ${lines.toLocaleString('en-US')} lines (${path} ${start}–${end}) from ${layer}?`;
+}
+
+/** The toast after a removal: "Removed stock.py 40–45 from core (over-broad-read)." */
+export function removedText(path: string, start: number, end: number, layer: string, reason: string): string {
+  return `Removed ${path} ${start}–${end} from ${layer} (${reason}).`;
+}
+
+/** The toast after a restore, and whether the instance is left unaudited by it. */
+export function restoredText(path: string, start: number, end: number, instanceId: string, unauditedNow: boolean): string {
+  return `Restored ${path} ${start}–${end}.${unauditedNow ? ` ${instanceId} has no removal or accept left: it counts as unaudited again.` : ''}`;
+}
+
+// ——— Trajectories
+
+/** A builder's credit in words: "lines 120–180", "line 7", "the whole file", "the last 12 lines". */
+export function readCreditText(start: number, end: number): string {
+  if (start < 0) return `the last ${-start} lines`;
+  if (end === -1) return start <= 1 ? 'the whole file' : `lines ${start} to the end`;
+  return start === end ? `line ${start}` : `lines ${start}–${end}`;
+}
+
+/** Lines the agent saw: "lines 120–180", "lines 1–20, 40 and 52–60", "lines 406 to the end", "none". */
+export function seenLinesText(seen: readonly (readonly [number, number])[]): string {
+  if (seen.length === 0) return 'none';
+  const parts = seen.slice(0, MAX_RANGES_LISTED).map(([s, e]) => (s < 0 ? `the last ${-s}` : e === -1 ? `${s} to the end` : s === e ? `${s}` : `${s}–${e}`));
+  const listed = seen.length > MAX_RANGES_LISTED ? `${parts.join(', ')}, …` : parts.join(', ');
+  return `${seen.length === 1 && seen[0]![0] === seen[0]![1] ? 'line' : 'lines'} ${listed}`;
+}
+
+/**
+ * The flag of a whole-file credit from a narrower idiom: "read as the whole file by the builder; the
+ * agent saw lines 120–180" (a heredoc write: "…; the agent wrote the file and saw none of it").
+ * Empty when the credit is not the whole file or the agent saw all of it.
+ */
+export function wholeFileCreditNote(read: { readonly start: number; readonly end: number; readonly idiom: string; readonly seen: readonly (readonly [number, number])[] }): string {
+  if (read.end !== -1 || read.start > 1) return '';
+  if (read.seen.length === 1 && read.seen[0]![0] <= 1 && read.seen[0]![1] === -1) return '';
+  if (read.idiom === 'heredoc_write') return 'read as the whole file by the builder; the agent wrote the file and saw none of it';
+  return `read as the whole file by the builder; the agent saw ${seenLinesText(read.seen)}`;
+}
+
+/**
+ * The Trajectory view's badge for an explorer's own run (issue 19): it is not one of the repair runs
+ * the ground truth was built from, so there is nothing in the bench to verify it against.
+ */
+export function explorerRunBadgeText(explorer: string): string {
+  return `explorer run (${explorer}) — not a repair run; not verified against the bench`;
+}
+
+/** Where a repair run shows whether it resolved its issue: an explorer only looks, it fixes nothing. */
+export const EXPLORER_RUN_RESOLUTION_TEXT = 'no resolution (an explorer run does not try to fix the issue)';
+
+/** The Trajectory view's title of an explorer's run: "agent's run (explorer) · acme__inventory-101". */
+export function explorerRunTitle(explorer: string, instanceId: string): string {
+  return `${explorer}'s run (explorer)${instanceId === '' ? '' : ` · ${instanceId}`}`;
+}
+
+/** Whether a harness report says the run resolved its issue, in words. */
+export function runResolutionText(resolution: 'resolved' | 'not-resolved' | 'unknown'): string {
+  switch (resolution) {
+    case 'resolved':
+      return 'resolved its issue (SWE-bench report)';
+    case 'not-resolved':
+      return 'did not resolve its issue (SWE-bench report)';
+    case 'unknown':
+      return 'resolution unknown (no report)';
+  }
+}
+
+/** The stepping cursor: "read 3 of 14 · step 7". */
+export function readCursorText(read: number, reads: number, step: number): string {
+  return `read ${read + 1} of ${reads} · step ${step}`;
+}
+
+/**
+ * A whole-file core region whose R_int comes only from whole-file credits of narrower idioms:
+ * "every trajectory credited the whole file; narrowest real view: 120–180 by gemini-3-pro".
+ */
+export function wholeFileConsensusText(narrowest: { readonly model: string; readonly seen: readonly (readonly [number, number])[] } | undefined): string {
+  if (narrowest === undefined) return 'every trajectory credited the whole file';
+  const seen = seenLinesText(narrowest.seen).replace(/^lines? /, '');
+  return `every trajectory credited the whole file; narrowest real view: ${seen} by ${narrowest.model}`;
+}
+
+// ——— Explorer runs
+
+/** The editor label of a missed span about the explorer's run: "◉ seen at step 14 (`…`), not reported", "○ never viewed (…)". */
+export function viewingLabel(viewing: LineViewing): string {
+  return `${viewing.kind === 'seen' ? '◉' : '○'} ${lineViewingText(viewing)}`;
+}
+
+/** "agent's run saw this line first at step 4 (`nl -ba f | sed -n '1,40p'`)": a viewed line that is not a missed core line. */
+export function viewedLineText(explorer: string, step: number, command: string): string {
+  return `${explorer}'s run saw this line first at step ${step} (\`${command}\`)`;
+}
+
+/** Why an explorer's run says nothing yet about a line. */
+export type RunStatus =
+  | { readonly kind: 'no-folder'; readonly explorer: string }
+  | { readonly kind: 'no-run'; readonly explorer: string }
+  | { readonly kind: 'loading'; readonly explorer: string }
+  | { readonly kind: 'failed'; readonly explorer: string; readonly message: string };
+
+/** "agent has no runs loaded (…)", "agent's runs hold none of this instance", "reading agent's run…", "agent's run could not be read: …". */
+export function runStatusText(status: RunStatus): string {
+  switch (status.kind) {
+    case 'no-folder':
+      return `${status.explorer} has no runs loaded (put them in trajs/ beside its prediction file, or use "SWE-Explore: Add Explorer Trajectories…")`;
+    case 'no-run':
+      return `${status.explorer}'s runs hold none of this instance`;
+    case 'loading':
+      return `reading ${status.explorer}'s run…`;
+    case 'failed':
+      return `${status.explorer}'s run could not be read: ${status.message}`;
+  }
+}
+
+/** The hover line of a missed core line about the explorer's run: "Explorer run (agent): seen at step 4 (`…`), not reported". */
+export function runViewingSentence(explorer: string, viewing: LineViewing): string {
+  return `Explorer run (${explorer}): ${lineViewingText(viewing)}`;
+}
+
+/** The hover line about the repair runs: "How the repair runs got here: claude-4-5 found it at step 7 after `grep …`; …". */
+export function arrivalsSentence(arrivals: LineArrivals): string {
+  return `How the repair runs got here: ${lineArrivalsText(arrivals)}`;
+}
+
+/** "agent's run (results/agent/trajs/x.json, mini-swe-agent-1): 9 steps, 6 reads, 120 lines viewed; it viewed 13 of its 40 missed core lines". */
+export function runSummaryText(
+  explorer: string,
+  run: { readonly path: string; readonly format: string; readonly steps: number; readonly reads: number; readonly viewedLines: number },
+  seenMissed: number,
+  missed: number,
+): string {
+  const viewed = missed === 0 ? 'nothing is missed' : `it viewed ${seenMissed} of its ${missed} missed core line${missed === 1 ? '' : 's'}`;
+  return `${explorer}'s run (${run.path}, ${run.format}): ${run.steps} steps, ${run.reads} reads, ${lineCount(run.viewedLines)} viewed; ${viewed}`;
+}
+
+// ——— Patch reach, labels, removal reasons
+
+// ——— Gold patch reach
+
+/** The editor label on the first line of each run of patch lines: reached within B, or not. */
+export function patchLineLabel(reached: boolean, budget: number): string {
+  return reached ? '± gold patch edits here' : `± gold patch edits here · not reached within B=${budget}`;
+}
+
+/** The hover line of a patch line: "The gold patch edits this line; agent does not reach it within B=500." */
+export function patchLineSentence(explorer: string | undefined, reachedByRank: number | null, budget: number): string {
+  const who = explorer ?? 'the list';
+  return reachedByRank === null
+    ? `The gold patch edits this line; ${who} does not reach it within B=${budget}.`
+    : `The gold patch edits this line; ${who} reaches it within B=${budget} (#${reachedByRank}).`;
+}
+
+/** The anatomy's patch marker: "◆ 2 patch lines". */
+export function patchMarkerText(lines: number): string {
+  return `◆ ${lineCount(lines).replace('line', 'patch line')}`;
+}
+
+/** Under the patch-reach row: "missed: a.py 12–14, b.py 3" and "patch lines outside the core: 2". */
+export function patchMissedText(spans: readonly { readonly path: string; readonly start: number; readonly end: number }[], more: number): string {
+  const named = spans.map((s) => `${s.path} ${s.start === s.end ? s.start : `${s.start}–${s.end}`}`).join(', ');
+  return `not reached: ${named}${more > 0 ? ` and ${more} more` : ''}`;
+}
+
+// ——— Status bar
+
+/** "nDCG@500 1.000 · Recall@500 0.546": the names and values the Scores view's two cards show. */
+export function scoreStatusLabel(budget: number, ndcg: number, recallAtBudget: number): string {
+  return `nDCG@${budget} ${ndcg.toFixed(3)} · Recall@${budget} ${recallAtBudget.toFixed(3)}`;
+}
+
+/** The status item's tooltip: the same two at full precision, recall over the whole list, the bench. */
+export function scoreStatusTooltip(profile: string, budget: number, ndcg: number, recallAtBudget: number, recall: number, bench: string | undefined): string {
+  const from = bench === undefined ? '' : ` Bench: ${bench}.`;
+  return `SWE-Explore (${profile} profile): nDCG@${budget} = ${ndcg}, Recall@${budget} = ${recallAtBudget}; Recall (whole list, no budget) = ${recall}.${from} Click to open another instance.`;
+}
+
+// ——— Ranged reads (provenance beyond whole-file credit)
+
+/** "read whole by 3 runs (12 times)": every whole-file read of a line, collapsed into one line. */
+export function wholeFileReadsText(runs: number, times: number): string {
+  return `read whole by ${runs} run${runs === 1 ? '' : 's'} (${times} time${times === 1 ? '' : 's'})`;
+}
+
+/** The label on a run of lines that ranged reads zoomed into: "◎ 7 ranged reads". */
+export function rangedReadsLabel(reads: number): string {
+  return `◎ ${reads} ranged read${reads === 1 ? '' : 's'}`;
+}
+
+// ——— Removal reasons
+
+const REASON_DESCRIPTIONS: Readonly<Record<string, string>> = {
+  'incidental-read': 'read in passing (an import, a grep hit), not needed to understand the fix',
+  'over-broad-read': 'the trajectories read far more of the file than the fix needs',
+  'not-needed-for-fix': 'relevant-looking code the fix does not depend on',
+  'test-or-fixture': 'tests or fixtures, not the code under repair',
+  'config-or-boilerplate': 'configuration, packaging or boilerplate',
+  duplicate: 'the same lines are already credited elsewhere',
+  other: 'say why in the note',
+};
+
+/** What a built-in removal reason means (the quick pick's description); undefined for a reason of the settings. */
+export function reasonDescription(reason: string): string | undefined {
+  return Object.hasOwn(REASON_DESCRIPTIONS, reason) ? REASON_DESCRIPTIONS[reason] : undefined;
+}
+
+/** Which models' optional reads hold a promoted core region: "in the optional reads of glm-4.6, claude", "in no model's optional reads". */
+export function promotedModelsText(models: readonly string[]): string {
+  return models.length === 0 ? "promoted: in no model's optional reads" : `promoted from the optional reads of ${models.join(', ')}`;
+}
+
+/**
+ * A navigation or audit key pressed in a file of another instance's snapshot (ids already made safe
+ * for a notification): why nothing moved.
+ */
+export function keyOutsideOpenInstance(fileInstance: string, openInstance: string | undefined): string {
+  const open = openInstance === undefined ? 'no instance is open' : `the open instance is ${openInstance}`;
+  return `SWE-Explore: this file is in the snapshot of ${fileInstance}, and ${open}; the navigation and audit keys act on the open instance's files only.`;
 }

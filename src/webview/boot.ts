@@ -31,8 +31,12 @@ export interface WebviewBoot<State, FromWebview, Ui = undefined> {
   readonly parse: (value: unknown) => { readonly state: State } | null;
   /** Rebuilds the person's saved choices (sort, mode, …), checking each; gets `undefined` when none were saved. */
   readonly restoreUi?: (saved: unknown) => Ui;
-  /** Builds the view; `persist` saves the current state and `ui` again after the view changed `ui`. */
-  readonly create: (root: HTMLElement, post: (message: FromWebview) => void, ui: Ui, persist: () => void) => { render(state: State): void };
+  /**
+   * Builds the view; `persist` saves the current state and `ui` again after the view changed `ui`;
+   * `redrawNext` after the view changed its page outside a state (a patch), so that the next state
+   * is drawn even when it equals the last one drawn.
+   */
+  readonly create: (root: HTMLElement, post: (message: FromWebview) => void, ui: Ui, persist: () => void, redrawNext: () => void) => { render(state: State): void };
   /** Runs after each state is shown, drawn or skipped as identical (not after a render that threw). */
   readonly afterShow?: (state: State, post: (message: FromWebview) => void) => void;
 }
@@ -61,9 +65,11 @@ export function bootWebview<State, FromWebview, Ui = undefined>(options: Webview
     const persisted: PersistedState<State, Ui> = { v: 1, state: latest, ui };
     api.setState(persisted);
   };
-  const view = options.create(root, post, ui, persist);
-
   let lastJson = '';
+  const view = options.create(root, post, ui, persist, () => {
+    lastJson = '';
+  });
+
   const show = (state: State): void => {
     // Identical states arrive often (every store event re-posts); skip the DOM work for them.
     const json = JSON.stringify(state);

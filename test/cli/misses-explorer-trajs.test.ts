@@ -6,20 +6,22 @@
  * explorers without the flag, and `misses` without it, are byte-identical to main's output; the
  * usage errors exit 2.
  */
-import { spawnSync } from 'node:child_process';
 import { mkdirSync, mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
 import * as os from 'node:os';
 import * as path from 'node:path';
-import { describe, it } from 'node:test';
+import { before, describe, it } from 'node:test';
 import * as assert from 'node:assert/strict';
 import { MISS_CATEGORIES, type MissCategory } from '../../src/core';
+import { buildCliBundle, runCli, type CliRun } from './cliBundle';
 
 const ROOT = path.resolve(__dirname, '..', '..');
 const DEMO = path.join(ROOT, 'demo');
 
-function cli(...args: string[]): { status: number | null; stdout: string; stderr: string } {
-  const result = spawnSync(process.execPath, ['--import', 'tsx', path.join(ROOT, 'src', 'cli', 'main.ts'), ...args], { encoding: 'utf8', cwd: ROOT });
-  return { status: result.status, stdout: result.stdout, stderr: result.stderr };
+before(buildCliBundle);
+
+/** The CLI as it ships (its worker bundle beside it), from the repository root. */
+function cli(...args: string[]): CliRun {
+  return runCli(args);
 }
 
 type Json = Record<string, unknown>;
@@ -215,8 +217,12 @@ function writeWorkspace(n: number): { root: string; bench: string; preds: string
 describe('misses --explorer-trajs on runs whose viewed lines are known by construction', () => {
   const ws = writeWorkspace(40);
   const inputs = ['--bench', ws.bench, '--preds', ws.preds[0]!, '--preds', ws.preds[1]!, '--budget', '500'];
-  const withRuns = cli('misses', ...inputs, '--explorer-trajs', `viewer=${ws.trajs}`);
-  const without = cli('misses', ...inputs);
+  let withRuns: CliRun;
+  let without: CliRun;
+  before(() => {
+    withRuns = cli('misses', ...inputs, '--explorer-trajs', `viewer=${ws.trajs}`);
+    without = cli('misses', ...inputs);
+  });
 
   it('every category and every seen count is exact; seen ≤ the category', () => {
     assert.equal(withRuns.status, 0, withRuns.stderr);

@@ -1,5 +1,5 @@
 // Browser checks: Compare mode in the editor and the Scores view. Same shape as checks.mjs (helpers in support.mjs).
-import { INSTANCE, themeColor, SAME_COLOR, themeKind, openWorkbench, runCommand, decoratedLineTexts, afterTexts } from './support.mjs';
+import { themeColor, SAME_COLOR, themeKind, openWorkbench, runCommand, decoratedLineTexts, afterTexts, openQuickInput, openDemoInstance } from './support.mjs';
 
 /** The four compare sets: colour id stem, label prefix, and where the demo shows them at B=300. */
 const SETS = [
@@ -16,8 +16,7 @@ export const compareChecks = [
     run: async (ctx) => {
       const { page, repoRoot } = ctx;
       await openWorkbench(ctx);
-      await runCommand(page, 'SWE-Explore: Open Instance', { title: 'Open Instance', choice: INSTANCE });
-      await page.waitForSelector('.tab.active[aria-label*="stock.py"]', { timeout: 60_000 });
+      await openDemoInstance(page);
       // At B=300 the demo instance has all four sets: models.py holds only-B 1–43, neither 44–63 and
       // only-A 64–85; stock.py is "both" at 39–56 (where Open Instance puts the cursor).
       await runCommand(page, 'SWE-Explore: Set Line Budget', { title: 'line budget', choice: '300' });
@@ -65,8 +64,7 @@ export const compareChecks = [
       });
       await collect('models.py at the only-B run');
       // Line 50 centred shows the end of only-B, all of neither and the start of only-A.
-      await page.keyboard.press('Control+G');
-      await page.waitForSelector('.quick-input-widget:not([style*="display: none"]) input', { timeout: 30_000 });
+      await openQuickInput(page, 'Control+G');
       await page.keyboard.type('50');
       await page.keyboard.press('Enter');
       await waitForColour('OnlyB');
@@ -101,16 +99,16 @@ export const compareChecks = [
       await page.waitForTimeout(800);
       await ctx.screenshot('compare-editor');
 
-      // The keybinding, not only the command: Alt+D (Next Difference) from line 47, inside the
+      // The keybinding, not only the command: Alt+B (Next Difference) from line 47, inside the
       // neither run 44–63, jumps to the start of the only-A run below it.
       await page.keyboard.press('Escape');
       await page.locator('.editor-instance .view-line', { hasText: 'are still physically on hand' }).first().click();
-      await page.keyboard.press('Alt+D');
+      await page.keyboard.press('Alt+B');
       await page
         .locator('.statusbar-item', { hasText: /Ln 64,/ })
         .first()
         .waitFor({ timeout: 30_000 });
-      ctx.log('Alt+D moved the cursor to models.py line 64 (the only-A run)');
+      ctx.log('Alt+B moved the cursor to models.py line 64 (the only-A run)');
     },
   },
 ];

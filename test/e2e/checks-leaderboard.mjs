@@ -18,7 +18,7 @@ function cliLines(repoRoot, subcommand, extra = []) {
 }
 
 /** The frame (of the editor-area webview) that holds the leaderboard's root, once it is drawn. */
-async function leaderboardFrame(page, timeoutMs = 60_000) {
+export async function leaderboardFrame(page, timeoutMs = 60_000) {
   const deadline = Date.now() + timeoutMs;
   for (;;) {
     for (const frame of page.frames()) {
@@ -69,7 +69,14 @@ export const leaderboardChecks = [
         }
         ctx.log(`${explorer}: nDCG@500 ${macros.get(explorer).ndcg_at_500}`);
       }
-      const headers = await frame.locator('table.leaderboard thead th').evaluateAll((ths) => ths.map((th) => th.getAttribute('data-sort-key')));
+      // The patch-reach column equals the CLI's misses totals (patch lines reached within B / patch lines).
+      for (const explorer of EXPLORERS) {
+        const want = totals.get(explorer);
+        const shown = await frame.locator(`td[data-explorer="${explorer}"][data-patch-reach]`).first().getAttribute('data-patch-reach', { timeout: 30_000 });
+        if (shown !== `${want.patch_hit}/${want.patch_lines}`) throw new Error(`${explorer} patch reach: leaderboard ${shown}, CLI ${want.patch_hit}/${want.patch_lines}`);
+        ctx.log(`${explorer}: patch reach ${shown}`);
+      }
+      const headers = await frame.locator('table.leaderboard thead th[data-sort-key]').evaluateAll((ths) => ths.map((th) => th.getAttribute('data-sort-key')));
       if (headers.slice(2, 6).join(',') !== 'precision,ndcg_at_500,hit_file_rate,context_efficiency') throw new Error(`column order ${headers.join(',')}`);
 
       // Sorting by nDCG@500: the header says so and the rows follow the CLI's order.

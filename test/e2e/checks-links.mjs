@@ -11,7 +11,7 @@
 // (`workbench.action.url.openUrl`) feeds: it routes by the authority (`publisher.name`) whatever
 // the scheme, so the copied `vscode://` link itself is pasted there, and VS Code first asks
 // "Allow 'SWE-Explore Inspector' extension to open this URI?" as it does for any untrusted link.
-import { INSTANCE, openWorkbench, runCommand } from './support.mjs';
+import { INSTANCE, openWorkbench, runCommand, openDemoInstance } from './support.mjs';
 
 const AUTHORITY = 'swe-explore.swe-explore-inspector';
 /** A second demo instance, so that following a link visibly moves the inspector elsewhere. */
@@ -94,8 +94,7 @@ async function openInstanceAndCopyLink(ctx) {
   const { page } = ctx;
   await page.context().grantPermissions(['clipboard-read', 'clipboard-write']);
   await openWorkbench(ctx);
-  await runCommand(page, 'SWE-Explore: Open Instance', { title: 'Open Instance', choice: INSTANCE });
-  await page.waitForSelector('.tab.active[aria-label*="stock.py"]', { timeout: 60_000 });
+  await openDemoInstance(page);
   await page
     .locator('.statusbar-item', { hasText: /Ln 39,/ })
     .first()

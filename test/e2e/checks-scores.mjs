@@ -6,7 +6,7 @@ import { INSTANCE, cliMetrics, openWorkbench, runCommand, scoresFrame, near } fr
 const CATEGORIES = ['hit', 'beyond_budget', 'path_mismatch', 'inverted', 'wrong_region', 'file_not_predicted'];
 
 /** Opens the demo instance and the SWE-Explore sidebar with the Scores view as the only open pane. */
-async function openScores(ctx) {
+export async function openScores(ctx) {
   const { page } = ctx;
   await openWorkbench(ctx);
   await runCommand(page, 'SWE-Explore: Open Instance', { title: 'Open Instance', choice: INSTANCE });
@@ -45,7 +45,8 @@ async function checkBar(frame, scope, log) {
     const want = (total * s.lines) / core;
     if (Math.abs(s.width - want) > 3 && !(s.width <= 3 && want < 3)) throw new Error(`${scope} bar: ${s.category} is ${s.width}px wide, expected about ${want}px`);
   }
-  const legend = await frame.locator(`[data-anatomy="${scope}"] [data-legend]`).allTextContents();
+  // The categories' rows ("seen, not reported" follows them when the explorer has runs).
+  const legend = await frame.locator(`[data-anatomy="${scope}"] [data-legend]:not([data-legend="seen"])`).allTextContents();
   if (legend.length !== CATEGORIES.length) throw new Error(`${scope} legend has ${legend.length} rows: ${JSON.stringify(legend)}`);
   return { core, segs, legend };
 }

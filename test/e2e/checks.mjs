@@ -11,9 +11,13 @@ import { execFileSync } from 'node:child_process';
 import fs from 'node:fs';
 import path from 'node:path';
 import { compareChecks } from './checks-compare.mjs';
+import { dayChecks } from './checks-day.mjs';
+import { explorerRunChecks } from './checks-explorer-runs.mjs';
 import { leaderboardChecks } from './checks-leaderboard.mjs';
 import { linkChecks } from './checks-links.mjs';
 import { scoresChecks } from './checks-scores.mjs';
+import { trajectoryChecks } from './checks-trajectory.mjs';
+import { whatIfChecks } from './checks-whatif.mjs';
 import {
   INSTANCE,
   MAIN_FILE,
@@ -29,6 +33,8 @@ import {
   scoresFrame,
   metricValue,
   near,
+  openQuickInput,
+  openDemoInstance,
 } from './support.mjs';
 
 const baseChecks = [
@@ -37,8 +43,7 @@ const baseChecks = [
     run: async (ctx) => {
       const { page, repoRoot } = ctx;
       await openWorkbench(ctx);
-      await runCommand(page, 'SWE-Explore: Open Instance', { title: 'Open Instance', choice: INSTANCE });
-      await page.waitForSelector('.tab.active[aria-label*="stock.py"]', { timeout: 60_000 });
+      await openDemoInstance(page);
       const fileLines = fs.readFileSync(path.join(repoRoot, MAIN_FILE), 'utf8').split('\n');
       const coreLine = fileLines[38]; // line 39: first line of core region 2 (stock.py 39–56)
       const kind = await themeKind(page);
@@ -136,12 +141,10 @@ const baseChecks = [
       fs.rmSync(auditRoot, { recursive: true, force: true });
       try {
         await openWorkbench(ctx);
-        await runCommand(page, 'SWE-Explore: Open Instance', { title: 'Open Instance', choice: INSTANCE });
-        await page.waitForSelector('.tab.active[aria-label*="stock.py"]', { timeout: 60_000 });
+        await openDemoInstance(page);
         // Select lines 40–45 of stock.py (inside core region 39–56): go to line 40, extend six lines down.
         await page.locator('.editor-instance .view-lines').first().click();
-        await page.keyboard.press('Control+G');
-        await page.waitForSelector('.quick-input-widget:not([style*="display: none"]) input', { timeout: 30_000 });
+        await openQuickInput(page, 'Control+G');
         await page.keyboard.type('40');
         await page.keyboard.press('Enter');
         for (let i = 0; i < 6; i++) await page.keyboard.press('Shift+ArrowDown');
@@ -154,12 +157,16 @@ const baseChecks = [
         // The audit log on disk: one remove event, exactly as the schema writes it.
         const dir = path.join(auditRoot, 'audit');
         const deadline = Date.now() + 30_000;
-        while (!(fs.existsSync(dir) && fs.readdirSync(dir).some((f) => f.endsWith('.jsonl')))) {
-          if (Date.now() > deadline) throw new Error('no audit file appeared in .swe-explore/audit');
+        // The log is opened (created) before its line is appended: wait for a whole line, not only the file.
+        const logText = () => {
+          const files = fs.existsSync(dir) ? fs.readdirSync(dir).filter((f) => f.endsWith('.jsonl')) : [];
+          return files.length === 0 ? { files, text: '' } : { files, text: fs.readFileSync(path.join(dir, files[0]), 'utf8') };
+        };
+        while (!logText().text.endsWith('\n')) {
+          if (Date.now() > deadline) throw new Error('no audit event appeared in .swe-explore/audit');
           await page.waitForTimeout(200);
         }
-        const files = fs.readdirSync(dir).filter((f) => f.endsWith('.jsonl'));
-        const text = fs.readFileSync(path.join(dir, files[0]), 'utf8');
+        const { files, text } = logText();
         ctx.log(`audit file ${files[0]}: ${text.trim()}`);
         const events = text
           .trim()
@@ -235,8 +242,7 @@ const baseChecks = [
     run: async (ctx) => {
       const { page } = ctx;
       await openWorkbench(ctx);
-      await runCommand(page, 'SWE-Explore: Open Instance', { title: 'Open Instance', choice: INSTANCE });
-      await page.waitForSelector('.tab.active[aria-label*="stock.py"]', { timeout: 60_000 });
+      await openDemoInstance(page);
       await page.waitForFunction(() => [...document.querySelectorAll('.editor-instance .view-line span')].some((s) => /consensus|promoted/.test(getComputedStyle(s, '::after').content)), null, {
         timeout: 60_000,
       });
@@ -277,4 +283,4 @@ const baseChecks = [
 ];
 
 /** Every browser check, the feature modules' after the base ones. */
-export const checks = [...baseChecks, ...scoresChecks, ...compareChecks, ...leaderboardChecks, ...linkChecks];
+export const checks = [...baseChecks, ...scoresChecks, ...compareChecks, ...leaderboardChecks, ...linkChecks, ...dayChecks, ...trajectoryChecks, ...whatIfChecks, ...explorerRunChecks];

@@ -52,6 +52,26 @@ export async function openWorkbench(ctx, url = ctx.workbenchUrl(ctx.workspace, [
 }
 
 /**
+ * Opens the command palette. A webview that has just taken focus (a Markdown preview opening to
+ * the side, a view's select) forwards keys to the workbench only once its frame has loaded, so a
+ * chord pressed early is lost: give focus back to the workbench and press F1 instead.
+ */
+async function openPalette(page) {
+  const palette = '.quick-input-widget:not([style*="display: none"]) input';
+  await page.keyboard.press('Control+Shift+P');
+  const shown = await page.waitForSelector(palette, { timeout: 10_000 }).then(
+    () => true,
+    () => false,
+  );
+  if (shown) return;
+  await page.evaluate(() => {
+    if (document.activeElement instanceof HTMLElement) document.activeElement.blur();
+  });
+  await page.keyboard.press('F1');
+  await page.waitForSelector(palette, { timeout: 30_000 });
+}
+
+/**
  * Runs a command from the palette; when it then shows a quick pick titled `pick.title`, types
  * `pick.choice` and accepts the row that matches it.
  */
@@ -62,8 +82,7 @@ export async function runCommand(page, title, pick) {
   // A palette opened while the workbench is still settling can miss freshly registered commands
   // (it then offers only "similar commands"); close it and ask again.
   for (let attempt = 1; ; attempt++) {
-    await page.keyboard.press('Control+Shift+P');
-    await page.waitForSelector('.quick-input-widget:not([style*="display: none"]) input', { timeout: 30_000 });
+    await openPalette(page);
     await page.keyboard.type(title);
     const found = await row.waitFor({ timeout: 20_000 }).then(
       () => true,
@@ -109,25 +128,90 @@ export async function afterTexts(page) {
   return page.evaluate(() => [...document.querySelectorAll('.editor-instance .view-line span')].map((s) => getComputedStyle(s, '::after').content).filter((c) => c && c !== 'none' && c !== 'normal'));
 }
 
+/** Opens the demo's instance through the palette and waits for its main file, stock.py, to be the active tab. */
+export async function openDemoInstance(page) {
+  await runCommand(page, 'SWE-Explore: Open Instance', { title: 'Open Instance', choice: INSTANCE });
+  await page.waitForSelector('.tab.active[aria-label*="stock.py"]', { timeout: 60_000 });
+}
+
+/**
+ * Opens a quick input with its key (Go to Line, Quick Open) and waits for it; on a loaded machine a
+ * key pressed while the workbench is busy can be lost, so it is pressed again (at most 3 times).
+ */
+export async function openQuickInput(page, key) {
+  const input = page.locator('.quick-input-widget:not([style*="display: none"]) input').first();
+  for (let attempt = 1; ; attempt++) {
+    await page.keyboard.press(key);
+    const shown = await input.waitFor({ timeout: 10_000 }).then(
+      () => true,
+      () => false,
+    );
+    if (shown) return;
+    if (attempt === 3) throw new Error(`${key} did not open its quick input`);
+  }
+}
+
+/**
+ * Opens a workspace file with Quick Open (Ctrl+P): types `query`, waits until the row the picker
+ * has selected is `fileName` (while it searches, the list can still show the recently opened files,
+ * and Enter would open one of those) and opens it; asked again when another tab ends up active.
+ */
+export async function quickOpenFile(page, query, fileName) {
+  const tab = page.locator(`.tab.active[aria-label*="${fileName}"]`).first();
+  for (let attempt = 1; ; attempt++) {
+    await openQuickInput(page, 'Control+P');
+    await page.keyboard.type(query);
+    await page.locator('.quick-input-list .monaco-list-row.focused', { hasText: fileName }).first().waitFor({ timeout: 30_000 });
+    await page.keyboard.press('Enter');
+    const opened = await tab.waitFor({ timeout: 10_000 }).then(
+      () => true,
+      () => false,
+    );
+    if (opened) return;
+    if (attempt === 3) throw new Error(`Quick Open did not open ${fileName}`);
+  }
+}
+
+/**
+ * Waits until the keyboard focus is back in a text editor: Go to Line updates the status bar before
+ * its quick input hands the focus back, and a chord pressed in between misses keybindings that need
+ * `editorTextFocus` (an Alt+letter chord then opens a menu of the menu bar instead).
+ */
+export async function waitForEditorFocus(page) {
+  await page.waitForFunction(() => document.activeElement?.closest('.editor-instance .monaco-editor') != null, undefined, { timeout: 30_000 });
+}
+
 /**
  * Puts the cursor on `line` of the active editor (Go to Line) and shows the hover there (Show or
  * Focus Hover, Ctrl+K Ctrl+I). A mouse hover can land on a widget drawn over the line or scroll the
  * editor sideways while aiming; the keyboard cannot. Returns the SWE-Explore hover, once shown.
  */
 export async function hoverAtLine(page, line) {
-  await page.keyboard.press('Control+G');
-  await page.waitForSelector('.quick-input-widget:not([style*="display: none"]) input', { timeout: 30_000 });
+  await openQuickInput(page, 'Control+G');
   await page.keyboard.type(String(line));
+  // Enter before the picker offers the line would be lost on a loaded machine.
+  await page
+    .locator('.quick-input-list .monaco-list-row', { hasText: new RegExp(`line ${line}\\b`, 'i') })
+    .first()
+    .waitFor({ timeout: 30_000 });
   await page.keyboard.press('Enter');
   await page
     .locator('.statusbar-item', { hasText: new RegExp(`Ln ${line},`) })
     .first()
     .waitFor({ timeout: 30_000 });
-  await page.keyboard.press('Control+K');
-  await page.keyboard.press('Control+I');
+  // Show or Focus Hover is a chord: under load one of its keys can be lost, so it is asked for again.
   const hover = page.locator('.monaco-hover-content', { hasText: 'SWE-Explore' }).first();
-  await hover.waitFor({ timeout: 30_000 });
-  return hover;
+  for (let attempt = 1; ; attempt++) {
+    await page.keyboard.press('Control+K');
+    await page.keyboard.press('Control+I');
+    const shown = await hover.waitFor({ timeout: 15_000 }).then(
+      () => true,
+      () => false,
+    );
+    if (shown) return hover;
+    if (attempt === 3) throw new Error(`no SWE-Explore hover at line ${line}`);
+    await page.keyboard.press('Escape');
+  }
 }
 
 export function scoresFrame(page) {

@@ -10,6 +10,7 @@ import * as vscode from 'vscode';
 import type { InspectorApi } from '../../src/extension/extension';
 import { auditCases } from './auditCases';
 import { compareCases } from './compareCases';
+import { explorerRunCases } from './explorerRunCases';
 import { largeInstanceCases } from './largeInstanceCases';
 import { leaderboardCases } from './leaderboardCases';
 import { linkCases } from './linkCases';
@@ -17,13 +18,32 @@ import { loadCases } from './loadCases';
 import { openCases } from './openCases';
 import { paintCases } from './paintCases';
 import { scaleCases } from './scaleCases';
+import { trajectoryCases } from './trajectoryCases';
 import { scoresCases } from './scoresCases';
 import { figures, recorder, timings, until, type Case } from './support';
+import { whatIfCases } from './whatIfCases';
 
 const EXTENSION_ID = 'swe-explore.swe-explore-inspector';
 
 /** Cheap cases first; the scale case last, since it replaces the loaded workspace. */
-const cases: Case[] = [...openCases, ...paintCases, ...auditCases, ...loadCases, ...largeInstanceCases, ...scoresCases, ...compareCases, ...leaderboardCases, ...linkCases, ...scaleCases];
+const allCases: Case[] = [
+  ...openCases,
+  ...paintCases,
+  ...auditCases,
+  ...loadCases,
+  ...largeInstanceCases,
+  ...scoresCases,
+  ...compareCases,
+  ...whatIfCases,
+  ...leaderboardCases,
+  ...linkCases,
+  ...explorerRunCases,
+  ...trajectoryCases,
+  ...scaleCases,
+];
+/** SWE_EXPLORE_INTEGRATION_GREP runs only the cases whose name contains it (one feature at a time while working on it). */
+const only = process.env['SWE_EXPLORE_INTEGRATION_GREP'];
+const cases = only === undefined || only === '' ? allCases : allCases.filter((c) => c.name.includes(only));
 
 export async function run(): Promise<void> {
   const extension = vscode.extensions.getExtension<InspectorApi>(EXTENSION_ID);
@@ -42,7 +62,11 @@ export async function run(): Promise<void> {
   await until(() => recorder.ready('scores') !== undefined, 'the Scores webview to paint').catch(() => undefined);
   const scoresReadyMs = recorder.ready('scores')?.ms;
   let failed = 0;
-  for (const test of cases) {
+  // SWE_EXPLORE_INTEGRATION_GREP (a regular expression) runs only the cases whose name matches it (a targeted run).
+  const grep = process.env['SWE_EXPLORE_INTEGRATION_GREP'];
+  const pattern = grep === undefined || grep === '' ? undefined : new RegExp(grep);
+  const selected = pattern === undefined ? cases : cases.filter((c) => pattern.test(c.name));
+  for (const test of selected) {
     try {
       await test.run(api);
       console.log(`[integration] ok   ${test.name}`);
@@ -55,6 +79,6 @@ export async function run(): Promise<void> {
   else timings['Scores webview ready (resolve → first paint)'] = scoresReadyMs;
   for (const [name, ms] of Object.entries(timings)) console.log(`[timing] ${name}: ${ms.toFixed(1)} ms`);
   for (const [name, value] of Object.entries(figures)) console.log(`[figure] ${name}: ${value}`);
-  console.log(`[integration] ${cases.length - failed} passed, ${failed} failed`);
+  console.log(`[integration] ${selected.length - failed} passed, ${failed} failed`);
   if (failed > 0) throw new Error(`${failed} integration test(s) failed`);
 }

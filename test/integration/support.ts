@@ -8,6 +8,16 @@ export interface Case {
   readonly run: (api: InspectorApi) => Promise<void>;
 }
 
+/** The hover's text at a line of a snapshot file (what every hover provider gives), Markdown escapes undone. */
+export async function hoverText(uri: vscode.Uri, line: number): Promise<string> {
+  const hovers = await vscode.commands.executeCommand<vscode.Hover[]>('vscode.executeHoverProvider', uri, new vscode.Position(line - 1, 0));
+  return hovers
+    .flatMap((h) => h.contents)
+    .map((c) => (typeof c === 'string' ? c : c.value))
+    .join('\n')
+    .replace(/\\(.)/g, '$1');
+}
+
 /** Figures printed as `[timing] name: ms` after the run. */
 export const timings: Record<string, number> = {};
 
@@ -52,6 +62,9 @@ export async function longestStallDuring<T>(work: () => Promise<T>): Promise<{ r
 export class Recorder {
   private readonly painted = new Map<string, Readonly<Record<string, readonly (readonly [number, number])[]>>>();
   private readonly leftOut = new Map<string, Readonly<Record<string, readonly (readonly [number, number])[]>>>();
+  private readonly whatIf = new Map<string, Readonly<Record<string, readonly (readonly [number, number])[]>>>();
+  /** The Trajectory view's read-step decoration, per editor URI. */
+  private readonly readSteps = new Map<string, Readonly<Record<string, readonly (readonly [number, number])[]>>>();
   private readonly paints = new Map<string, number>();
   private readonly editorPaints = new Map<string, number>();
   private readonly firstPaintAt = new Map<string, number>();
@@ -72,7 +85,7 @@ export class Recorder {
         this.paints.set(event.surface, (this.paints.get(event.surface) ?? 0) + 1);
         return;
       case 'editorPainted': {
-        (event.surface === 'decorations' ? this.painted : this.leftOut).set(event.uri, event.layers);
+        (event.surface === 'decorations' ? this.painted : event.surface === 'whatIf' ? this.whatIf : event.surface === 'leaveOneOut' ? this.leftOut : this.readSteps).set(event.uri, event.layers);
         const key = `${event.surface} ${event.uri}`;
         this.editorPaints.set(key, (this.editorPaints.get(key) ?? 0) + 1);
         if (!this.firstPaintAt.has(key)) this.firstPaintAt.set(key, now);
@@ -100,6 +113,11 @@ export class Recorder {
     }
   }
 
+  /** The read-step decoration an editor (by URI) last received. */
+  readStepApplied(uri: string): Readonly<Record<string, readonly (readonly [number, number])[]>> | undefined {
+    return this.readSteps.get(uri);
+  }
+
   /** The decoration layers an editor (by URI) last received, as 1-based line ranges per layer. */
   applied(uri: string): Readonly<Record<string, readonly (readonly [number, number])[]>> | undefined {
     return this.painted.get(uri);
@@ -110,13 +128,18 @@ export class Recorder {
     return this.leftOut.get(uri);
   }
 
+  /** What the what-if layers last painted on an editor: `leave` and `join` ranges. */
+  whatIfApplied(uri: string): Readonly<Record<string, readonly (readonly [number, number])[]>> | undefined {
+    return this.whatIf.get(uri);
+  }
+
   /** Repaint passes of a surface so far. */
   paintsOf(surface: string): number {
     return this.paints.get(surface) ?? 0;
   }
 
   /** How often one editor received a painter's layers so far. */
-  editorPaintsOf(uri: string, surface: 'decorations' | 'leaveOneOut' = 'decorations'): number {
+  editorPaintsOf(uri: string, surface: 'decorations' | 'leaveOneOut' | 'whatIf' = 'decorations'): number {
     return this.editorPaints.get(`${surface} ${uri}`) ?? 0;
   }
 

@@ -462,10 +462,10 @@ function grepReads(text: string, output: string, index: number, heredoc: boolean
 
 /**
  * The reads of one command (a fenced block's stripped body, or a `bash` / `execute_bash` tool
- * call's `command`), given the text of the message after it (`output`): the builder's
- * `command_reads`, in its order.
+ * call's `command`), given the text of the message after it (`output`; a function is called only
+ * when a grep segment reads it): the builder's `command_reads`, in its order.
  */
-export function commandReads(command: string, output: string): CommandReads {
+export function commandReads(command: string, output: string | (() => string)): CommandReads {
   const reads: CommandRead[] = [];
   const swallowed: SwallowedPath[] = [];
   const stripped = pyStrip(command);
@@ -474,12 +474,14 @@ export function commandReads(command: string, output: string): CommandReads {
   const heredocs = catHeredocSpans(stripped, segments);
   segments.forEach((segment, index) => {
     const text = pyStrip(segment.text);
-    const segmentOutput = index === segments.length - 1 ? output : '';
     const heredoc = heredocs.some(([from, to]) => segment.offset >= from && segment.offset < to);
     if (isContentReadCommand(text)) contentReads(text, index, heredoc, reads, swallowed);
     else {
       const lower = text.toLowerCase();
-      if (lower.startsWith('grep') || lower.startsWith('rg ')) grepReads(text, segmentOutput, index, heredoc, reads);
+      if (lower.startsWith('grep') || lower.startsWith('rg ')) {
+        const segmentOutput = index !== segments.length - 1 ? '' : typeof output === 'string' ? output : output();
+        grepReads(text, segmentOutput, index, heredoc, reads);
+      }
     }
   });
   return { reads, swallowed };

@@ -98,7 +98,9 @@ export function messageReads(messages: readonly TrajectoryMessage[], index: numb
   const message = messages[index];
   if (message === undefined || message.role !== 'assistant') return { reads, swallowed, skipped };
   const next = messages[index + 1];
-  const output = next === undefined ? '' : messageText(next.content);
+  // Only a grep segment reads the output: the (long) text of the next message is taken then, once.
+  let text: string | undefined;
+  const output = (): string => (text ??= next === undefined ? '' : messageText(next.content));
 
   const fenced = firstBashFence(messageText(message.content));
   if (fenced !== undefined) {

@@ -149,10 +149,16 @@ export interface StagedReads {
 
 /** Normalises every raw read against `base` and applies the filters that precede the existence test. */
 export function stageReads(raw: { readonly reads: readonly RawRead[]; readonly swallowed: readonly RawSwallowed[]; readonly skipped: readonly SkippedCall[] }, base: string): StagedReads {
+  // A run reads a few files hundreds of times: each distinct raw path is normalised, checked and detached once.
+  const byRawPath = new Map<string, { readonly rawPath: string; readonly path: string; readonly drop: ReadDropReason | undefined }>();
   const stage = <T extends RawRead>(read: T): T & { rawPath: string; drop: ReadDropReason | undefined } => {
-    const rawPath = detached(read.path);
-    const path = detached(normalizeTrajectoryPath(rawPath, base));
-    return { ...read, rawPath, path, drop: dropBeforeExistence(rawPath, path) };
+    let paths = byRawPath.get(read.path);
+    if (paths === undefined) {
+      const rawPath = detached(read.path);
+      const path = detached(normalizeTrajectoryPath(rawPath, base));
+      byRawPath.set(rawPath, (paths = { rawPath, path, drop: dropBeforeExistence(rawPath, path) }));
+    }
+    return { ...read, rawPath: paths.rawPath, path: paths.path, drop: paths.drop };
   };
   return { base, reads: raw.reads.map(stage), swallowed: raw.swallowed.map(stage), skipped: raw.skipped };
 }

@@ -187,6 +187,8 @@ export interface ExplorerRunInstance {
   readonly lineCount: (path: string) => number | undefined;
   /** Which of these paths are files of the snapshot (default: asked of the disk each time; a caller with several runs per instance caches it). */
   readonly filesInSnapshot?: (paths: readonly string[]) => Promise<ReadonlySet<string>>;
+  /** The builder's line counts of these snapshot files (default: counted on disk each time; a caller with several runs per instance caches them). */
+  readonly countLines?: (paths: ReadonlySet<string>) => Promise<ReadonlyMap<string, number>>;
 }
 
 export interface ExplorerRunLoadOptions extends TrajectoryReadOptions {
@@ -304,7 +306,7 @@ async function lineCountsFor(
     if (read.seen.some(([s, e]) => e === -1 || s < 0)) missing.add(read.path);
   }
   if (missing.size === 0 || instance.snapshotRoot === undefined) return instance.lineCount;
-  const counted = await builderLineCounts(instance.snapshotRoot, missing);
+  const counted = await (instance.countLines ?? ((paths: ReadonlySet<string>) => builderLineCounts(instance.snapshotRoot!, paths)))(missing);
   return (p) => instance.lineCount(p) ?? counted.get(p);
 }
 

@@ -7,7 +7,8 @@
  * Adding a format is one line in {@link FORMAT_READERS} (before the fallbacks), or one entry in the
  * converters' `CONVERTERS`.
  */
-import { isUtf8 } from 'node:buffer';
+import { isAscii, isUtf8 } from 'node:buffer';
+import type { FileHandle } from 'node:fs/promises';
 import * as path from 'node:path';
 import type { Trajectory } from '../../core/trajectories/types';
 import { findJsonSyntaxError, replaceNonFiniteTokens } from '../io/jsonScan';
@@ -60,13 +61,12 @@ function parseJson(text: string): { value: unknown; nonFinite: boolean } | undef
   }
 }
 
-function parseJsonLines(text: string): { content: TrajectoryContent; nonFinite: boolean } {
+/** JSON lines, each line given by `lineAt` (its text without `\n`; undefined past the last). */
+function parseLines(lineAt: (index: number) => string | undefined): { content: TrajectoryContent; nonFinite: boolean } {
   const values: unknown[] = [];
   const badLines: number[] = [];
   let nonFinite = false;
-  let line = 0;
-  for (const raw of text.split('\n')) {
-    line++;
+  for (let line = 1, raw = lineAt(0); raw !== undefined; raw = lineAt(line++)) {
     const item = raw.endsWith('\r') ? raw.slice(0, -1) : raw;
     if (item.trim() === '') continue;
     const parsed = parseJson(item);
@@ -77,6 +77,37 @@ function parseJsonLines(text: string): { content: TrajectoryContent; nonFinite: 
     }
   }
   return { content: { kind: 'jsonl', values, badLines }, nonFinite };
+}
+
+function parseJsonLines(text: string): { content: TrajectoryContent; nonFinite: boolean } {
+  const lines = text.split('\n');
+  return parseLines((index) => lines[index]);
+}
+
+/**
+ * The text of the UTF-8 bytes `bytes[start, end)`. ASCII (most runs) is decoded as Latin-1, which
+ * gives the same string: about half the decoding time, and V8 parses the result as JSON about a
+ * quarter faster (measured on a 2 MB ASCII buffer: 1.1 → 0.6 ms to decode, 4.4 → 3.3 ms to decode and parse).
+ */
+function decodeUtf8(bytes: Buffer, start = 0, end = bytes.length): string {
+  return isAscii(bytes.subarray(start, end)) ? bytes.toString('latin1', start, end) : bytes.toString('utf8', start, end);
+}
+
+/**
+ * {@link parseJsonLines} of the UTF-8 text in `bytes`, decoding one line at a time: the same lines
+ * (a `\n` byte is never inside a multi-byte character), without the whole text as one string
+ * (two bytes a character once a single one is not Latin-1, for a Claude Code log's `→`).
+ */
+function parseJsonLinesOfBytes(bytes: Buffer): { content: TrajectoryContent; nonFinite: boolean } {
+  let next = 0;
+  return parseLines(() => {
+    if (next > bytes.length) return undefined;
+    const newline = bytes.indexOf(0x0a, next);
+    const end = newline === -1 ? bytes.length : newline;
+    const line = decodeUtf8(bytes, next, end);
+    next = end + 1;
+    return line;
+  });
 }
 
 /**
@@ -101,6 +132,15 @@ export function parseTrajectoryText(text: string, fileName: string): TrajectoryP
   }
   const syntax = findJsonSyntaxError(text);
   return { error: syntax === undefined ? 'not valid JSON' : `not valid JSON (at offset ${syntax.offset}: ${syntax.message})` };
+}
+
+/** {@link parseTrajectoryText} of the UTF-8 text in `bytes` (checked to be UTF-8); a `.jsonl` file is decoded line by line. */
+export function parseTrajectoryBytes(bytes: Buffer, fileName: string): TrajectoryParse {
+  if (fileName.toLowerCase().endsWith('.jsonl') && !(bytes.length >= 3 && bytes[0] === 0xef && bytes[1] === 0xbb && bytes[2] === 0xbf)) {
+    const { content, nonFinite } = parseJsonLinesOfBytes(bytes);
+    return { content, nonFinite };
+  }
+  return parseTrajectoryText(decodeUtf8(bytes), fileName);
 }
 
 /** Which reader reads a parsed content (the first whose sniff accepts it), if any. */
@@ -181,7 +221,8 @@ export function readTrajectoryContent(
  */
 export async function readTrajectoryFile(file: string, options: TrajectoryReadOptions = {}): Promise<TrajectoryFileResult> {
   const maxBytes = options.maxBytes ?? DEFAULT_MAX_TRAJECTORY_BYTES;
-  let bytes: Buffer;
+  let buffer: Buffer | undefined;
+  let length: number;
   let size = 0;
   try {
     const opened = await openRegularFile(file);
@@ -190,18 +231,70 @@ export async function readTrajectoryFile(file: string, options: TrajectoryReadOp
       if (opened.size > maxBytes) {
         return { file, size, problems: [fileProblem(file, 'file-too-large', `trajectory is ${megabytes(opened.size)} MB; files over ${megabytes(maxBytes)} MB are not read`)] };
       }
-      bytes = await opened.handle.readFile();
+      buffer = takeReadBuffer(opened.size + 1);
+      ({ buffer, length } = await readToEnd(opened.handle, buffer, maxBytes));
     } finally {
       await opened.handle.close();
     }
   } catch (error) {
+    if (buffer !== undefined) returnReadBuffer(buffer);
     return { file, size, problems: [ioProblem(file, error)] };
   }
-  if (bytes.length > maxBytes) return { file, size: bytes.length, problems: [fileProblem(file, 'file-too-large', `trajectory grew past ${megabytes(maxBytes)} MB while being read`)] };
-  // Checked, then decoded (a strict decoder does both at a third of the speed; a leading BOM is kept either way).
-  if (!isUtf8(bytes)) return { file, size, problems: [fileProblem(file, 'invalid-utf8', 'trajectory is not valid UTF-8 (the builder cannot read it either)')] };
-  const text = bytes.toString('utf8');
-  return { file, size, ...readTrajectoryContent(file, parseTrajectoryText(text, path.basename(file)), options.readers) };
+  try {
+    if (length > maxBytes) return { file, size: length, problems: [fileProblem(file, 'file-too-large', `trajectory grew past ${megabytes(maxBytes)} MB while being read`)] };
+    const bytes = buffer.subarray(0, length);
+    // Checked, then decoded (a strict decoder does both at a third of the speed; a leading BOM is kept either way).
+    if (!isUtf8(bytes)) return { file, size, problems: [fileProblem(file, 'invalid-utf8', 'trajectory is not valid UTF-8 (the builder cannot read it either)')] };
+    // Parsed and read synchronously: nothing made from the bytes refers to them afterwards (every string is a copy).
+    return { file, size, ...readTrajectoryContent(file, parseTrajectoryBytes(bytes, path.basename(file)), options.readers) };
+  } finally {
+    returnReadBuffer(buffer);
+  }
+}
+
+/**
+ * A read buffer kept between reads of this thread: `misses --explorer-trajs` reads thousands of
+ * 2 MB runs one after another, and a fresh buffer per run cost more in the kernel (page faults) than
+ * the copy itself (measured on 1.7 GB of runs: 0.65–0.76 s to read with a new buffer each, 0.30–0.34 s
+ * with one). Reads in flight at once take their own. Larger buffers than {@link KEPT_READ_BUFFER_BYTES} are not kept.
+ */
+let spareReadBuffer: Buffer | undefined;
+
+const KEPT_READ_BUFFER_BYTES = 16 * 1024 * 1024;
+
+/** The spare buffer when it holds `bytes`, else a new one (room for a little more). */
+function takeReadBuffer(bytes: number): Buffer {
+  const spare = spareReadBuffer;
+  if (spare !== undefined && spare.length >= bytes) {
+    spareReadBuffer = undefined;
+    return spare;
+  }
+  return Buffer.allocUnsafeSlow(Math.max(bytes, 64 * 1024));
+}
+
+function returnReadBuffer(buffer: Buffer): void {
+  if (buffer.length <= KEPT_READ_BUFFER_BYTES && (spareReadBuffer === undefined || spareReadBuffer.length < buffer.length)) spareReadBuffer = buffer;
+}
+
+/**
+ * Reads the file from its start until its end, into `buffer` (a larger one when the file grew past
+ * it), stopping once more than `maxBytes` were read: `length > maxBytes` then says the file grew.
+ */
+async function readToEnd(handle: FileHandle, initial: Buffer, maxBytes: number): Promise<{ buffer: Buffer; length: number }> {
+  let buffer = initial;
+  let length = 0;
+  for (;;) {
+    if (length === buffer.length) {
+      if (length > maxBytes) break;
+      const larger = Buffer.allocUnsafeSlow(Math.min(buffer.length * 2, maxBytes + 1));
+      buffer.copy(larger, 0, 0, length);
+      buffer = larger;
+    }
+    const { bytesRead } = await handle.read(buffer, length, buffer.length - length, length);
+    if (bytesRead === 0) break;
+    length += bytesRead;
+  }
+  return { buffer, length };
 }
 
 function megabytes(bytes: number): string {

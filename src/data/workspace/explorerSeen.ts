@@ -109,7 +109,7 @@ export async function seenOfRows(
   const pool = options.readers === undefined && (options.workers ?? 0) > 0 && rows.length > 1 ? ExplorerRunPool.start(options.workers) : undefined;
   let jobs = 0;
   try {
-    const seen = await mapWithConcurrency(rows, pool === undefined ? RUNS_IN_PARALLEL : 2 * (options.workers ?? 1), async (row): Promise<RowSeen | null | undefined> => {
+    const seen = await mapWithConcurrency(rows, pool === undefined ? RUNS_IN_PARALLEL : 3 * (options.workers ?? 1), async (row): Promise<RowSeen | null | undefined> => {
       const folder = options.runs.get(row.explorer);
       if (folder === undefined) return undefined;
       const run = folder.runs.get(row.instanceId);

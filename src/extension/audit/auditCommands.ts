@@ -8,7 +8,8 @@ import { rangeIntersectionSize, type IntervalSet } from '../../core';
 import { acceptEvent, fileTextSha, removeEvent, resolveInSnapshot, restoreEvent, type RemoveEvent } from '../../data';
 import { safeNotificationText as safe } from '../../shared/escape';
 import { isRecord } from '../../shared/guards';
-import { capitalised, layerPhrase } from '../../shared/texts';
+import { capitalised, layerPhrase, reasonDescription, removalConfirmation, removedText, restoredText } from '../../shared/texts';
+import { readConfirmAboveLines } from '../base/settings';
 import { snapshotPathOf } from '../base/snapshot';
 import type { InstanceView } from '../model/instanceView';
 import type { InspectorModel } from '../model/model';
@@ -158,11 +159,23 @@ export function registerAuditCommands(services: Services): vscode.Disposable[] {
       }
     }
     if (layer === undefined) return;
+    // A large span or a whole file is one stray key away from a lost region: ask first (modal).
+    const lines = span.end - span.start + 1;
+    const wholeFile = span.start === 1 && view.prepared.knownLineCounts.get(span.path) === span.end;
+    if (wholeFile || lines > readConfirmAboveLines()) {
+      const question = removalConfirmation(span.path, span.start, span.end, layerPhrase(layer.layer, layer.model), wholeFile);
+      const answer = await vscode.window.showWarningMessage(
+        `SWE-Explore: ${safe(question)}`,
+        { modal: true, detail: 'Undo stays possible from the notification that follows, or the Removals view.' },
+        'Remove',
+      );
+      if (answer !== 'Remove') return;
+    }
     let reason = promptForReason ? undefined : audit.lastReason;
     let note: string | null = null;
     if (reason === undefined) {
       const picked = await vscode.window.showQuickPick(
-        readReasons().map((r) => ({ label: safe(r), reason: r })),
+        readReasons().map((r) => ({ label: safe(r), description: reasonDescription(r), reason: r })),
         { title: `SWE-Explore: reason for removing ${safe(span.path)} ${span.start}–${span.end} from ${safe(layerPhrase(layer.layer, layer.model))}`, placeHolder: 'Why is this span not needed?' },
       );
       if (picked === undefined) return;
@@ -179,23 +192,26 @@ export function registerAuditCommands(services: Services): vscode.Disposable[] {
     const sha = await shaOf(view, span);
     const chosen = layer;
     const chosenReason = reason;
-    const ok = await write(() =>
-      audit.append(
-        removeEvent({
-          instanceId: view.instance.instanceId,
-          layer: chosen.layer,
-          model: chosen.layer === 'core' ? null : chosen.model,
-          path: span.path,
-          start: span.start,
-          end: span.end,
-          reason: chosenReason,
-          note,
-          author,
-          textSha: sha,
-        }),
-      ),
-    );
-    if (ok) audit.lastReason = chosenReason;
+    const event = removeEvent({
+      instanceId: view.instance.instanceId,
+      layer: chosen.layer,
+      model: chosen.layer === 'core' ? null : chosen.model,
+      path: span.path,
+      start: span.start,
+      end: span.end,
+      reason: chosenReason,
+      note,
+      author,
+      textSha: sha,
+    });
+    if (!(await write(() => audit.append(event)))) return;
+    audit.lastReason = chosenReason;
+    const done = removedText(span.path, span.start, span.end, layerPhrase(chosen.layer, chosen.model), chosenReason);
+    void vscode.window.showInformationMessage(`SWE-Explore: ${safe(done)}`, 'Undo').then(async (action) => {
+      if (action === undefined) return;
+      // Undo is a restore event: the log stays append-only.
+      await write(async () => audit.append(restoreEvent(event.id, await audit.author())));
+    });
   };
 
   const restoreSpan = async (arg: unknown): Promise<void> => {
@@ -222,9 +238,18 @@ export function registerAuditCommands(services: Services): vscode.Disposable[] {
       if (picked === undefined) return;
       target = picked.removal;
     }
-    const id = target.id;
+    const restored = target;
     const author = await audit.author();
-    await write(() => audit.append(restoreEvent(id, author)));
+    if (!(await write(() => audit.append(restoreEvent(restored.id, author))))) return;
+    // An accept is never erased by a restore; without one, the instance is unaudited again: say so
+    // and offer the accept (the person did look at it).
+    const instanceId = restored.instanceId;
+    const unaudited = auditStatusOf(store.audit, instanceId) === 'unaudited';
+    const text = restoredText(restored.path, restored.start, restored.end, instanceId, unaudited);
+    const actions = unaudited ? ['Mark as Audited'] : [];
+    void vscode.window.showInformationMessage(`SWE-Explore: ${safe(text)}`, ...actions).then((action) => {
+      if (action !== undefined) void vscode.commands.executeCommand(COMMANDS.acceptInstance, instanceId);
+    });
   };
 
   const acceptInstance = async (arg: unknown): Promise<void> => {

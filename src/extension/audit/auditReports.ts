@@ -5,8 +5,23 @@
  */
 import * as path from 'node:path';
 import * as vscode from 'vscode';
-import { computeAuditImpact, exportTargetRefusal, LineCountCache, loadAudit, renderImpactMarkdown, writeCorrectedBench, writeFileAtomically, type Problem } from '../../data';
+import {
+  computeAuditImpact,
+  defaultExportFile,
+  exportRootFor,
+  exportTargetRefusal,
+  LineCountCache,
+  loadAudit,
+  renderImpactMarkdown,
+  writeBenchExport,
+  writeCorrectedBench,
+  type Problem,
+} from '../../data';
 import { safeNotificationText as safe } from '../../shared/escape';
+import { exportWrittenText } from '../../shared/texts';
+import type { ReadOnlyDocuments } from '../base/readOnlyDocuments';
+import { readExportFolder } from '../base/settings';
+import { workspaceRelative } from '../base/workspacePaths';
 import type { Store } from '../state/store';
 import type { AuditController } from './auditController';
 import { COMMANDS, WORKBENCH_COMMANDS } from '../base/ids';
@@ -15,16 +30,23 @@ interface Services {
   readonly store: Store;
   readonly audit: AuditController;
   readonly whenLoaded: () => Promise<void>;
+  readonly documents: ReadOnlyDocuments;
 }
 
-/** `<bench>.audited.jsonl` beside the bench. */
-export function defaultExportPath(benchFile: string): string {
-  const base = path.basename(benchFile).replace(/\.jsonl$/i, '');
-  return path.join(path.dirname(benchFile), `${base}.audited.jsonl`);
+/**
+ * Where an export goes without a file chosen: `<bench>.audited.jsonl` in `sweExplore.audit.exportFolder`
+ * (relative to the workspace folder), else in `<root>/.swe-explore/exports/`, where the bench glob
+ * never looks (issue 16: the exported bench must never become the bench).
+ */
+export function defaultExportPath(root: string, benchFile: string, configuredFolder: string, workspaceFolder: string | undefined): string {
+  const standard = defaultExportFile(root, benchFile);
+  if (configuredFolder === '') return standard;
+  const folder = path.isAbsolute(configuredFolder) ? configuredFolder : path.join(workspaceFolder ?? root, configuredFolder);
+  return path.join(folder, path.basename(standard));
 }
 
 export function registerAuditReports(services: Services): vscode.Disposable[] {
-  const { store, audit, whenLoaded } = services;
+  const { store, audit, whenLoaded, documents } = services;
 
   const prerequisites = async (): Promise<{ benchFile: string; dir: string } | undefined> => {
     await whenLoaded();
@@ -40,15 +62,10 @@ export function registerAuditReports(services: Services): vscode.Disposable[] {
   const exportBench = async (target?: unknown): Promise<void> => {
     const inputs = await prerequisites();
     if (inputs === undefined) return;
-    const chosen =
-      target instanceof vscode.Uri
-        ? target
-        : await vscode.window.showSaveDialog({
-            defaultUri: vscode.Uri.file(defaultExportPath(inputs.benchFile)),
-            filters: { 'JSON Lines': ['jsonl'] },
-            title: 'SWE-Explore: save the corrected bench',
-          });
-    if (chosen === undefined) return;
+    const root = exportRootFor(inputs.dir, inputs.benchFile);
+    // Without a file named by the caller, the export goes to its folder with no dialog: the toast
+    // names the file and opens it.
+    const chosen = target instanceof vscode.Uri ? target : vscode.Uri.file(defaultExportPath(root, inputs.benchFile, readExportFolder(), vscode.workspace.workspaceFolders?.[0]?.uri.fsPath));
     const refusal = await exportTargetRefusal(chosen.fsPath, inputs.benchFile, inputs.dir);
     if (refusal !== undefined) {
       void vscode.window.showErrorMessage(`SWE-Explore: that file ${safe(refusal)}. Pick another file.`);
@@ -66,13 +83,17 @@ export function registerAuditReports(services: Services): vscode.Disposable[] {
       const problems: Problem[] = [...loaded.problems];
       let written;
       try {
-        written = await writeCorrectedBench(model, loaded, new LineCountCache(), problems, (content) => writeFileAtomically(chosen.fsPath, content));
+        // Registered in the export registry, so the loader never takes it for the bench, wherever it is moved.
+        written = await writeCorrectedBench(model, loaded, new LineCountCache(), problems, (content) => writeBenchExport(chosen.fsPath, content, { root, benchFile: inputs.benchFile }));
       } catch (error) {
         void vscode.window.showErrorMessage(`SWE-Explore: the corrected bench was not written: ${safe(error instanceof Error ? error.message : String(error))}`);
         return;
       }
-      const warnings = problems.length === 0 ? '' : ` ${problems.length} audit problem(s); see the Problems panel.`;
-      void vscode.window.showInformationMessage(`SWE-Explore: wrote ${written.records} record(s), ${loaded.removals.size} with removals, to ${safe(path.basename(chosen.fsPath))}.${warnings}`);
+      void vscode.window
+        .showInformationMessage(`SWE-Explore: ${safe(exportWrittenText(written.records, loaded.removals.size, workspaceRelative(chosen.fsPath), problems.length))}`, 'Open')
+        .then((action) => {
+          if (action !== undefined) void vscode.window.showTextDocument(chosen, { preview: true });
+        });
     });
   };
 
@@ -88,8 +109,9 @@ export function registerAuditReports(services: Services): vscode.Disposable[] {
       const header = `<!-- ${profile} profile, top-${topK}; ${loaded.audited.size} audited instance(s); ${problems.length} audit problem(s) -->\n`;
       return header + renderImpactMarkdown(report);
     });
-    const document = await vscode.workspace.openTextDocument({ language: 'markdown', content: markdown });
-    await vscode.window.showTextDocument(document, { preview: true });
+    // A read-only virtual document: closing it never asks to save (issue 16), and showing the
+    // report again replaces its text in place.
+    const document = await documents.show('Audit Impact.md', markdown);
     await vscode.commands.executeCommand(WORKBENCH_COMMANDS.markdownPreviewToSide, document.uri).then(undefined, () => undefined);
   };
 

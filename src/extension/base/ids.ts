@@ -12,6 +12,7 @@ export const COMMANDS = {
   setBudget: 'sweExplore.setBudget',
   setProfile: 'sweExplore.setProfile',
   reload: 'sweExplore.reload',
+  chooseBenchFile: 'sweExplore.chooseBenchFile',
   nextMissedSpan: 'sweExplore.nextMissedSpan',
   previousMissedSpan: 'sweExplore.previousMissedSpan',
   nextPrediction: 'sweExplore.nextPrediction',
@@ -28,6 +29,7 @@ export const COMMANDS = {
   togglePatchLayer: 'sweExplore.togglePatchLayer',
   toggleConsensusLayer: 'sweExplore.toggleConsensusLayer',
   togglePromotedLayer: 'sweExplore.togglePromotedLayer',
+  toggleRangedReadsLayer: 'sweExplore.toggleRangedReadsLayer',
   toggleCodeLens: 'sweExplore.toggleCodeLens',
   filterInstances: 'sweExplore.filterInstances',
   queryInstances: 'sweExplore.queryInstances',
@@ -50,6 +52,19 @@ export const COMMANDS = {
   showLeaderboard: 'sweExplore.showLeaderboard',
   copyLink: 'sweExplore.copyLink',
   addPredictions: 'sweExplore.addPredictions',
+  showTrajectory: 'sweExplore.showTrajectory',
+  nextReadStep: 'sweExplore.nextReadStep',
+  previousReadStep: 'sweExplore.previousReadStep',
+  showReadStepsOfLine: 'sweExplore.showReadStepsOfLine',
+  showExplorerRunAtLine: 'sweExplore.showExplorerRunAtLine',
+  chooseGroundTruth: 'sweExplore.chooseGroundTruth',
+  showWhatIfReport: 'sweExplore.showWhatIfReport',
+  toggleWhatIfLayers: 'sweExplore.toggleWhatIfLayers',
+  addExplorerTrajectories: 'sweExplore.addExplorerTrajectories',
+  toggleViewedLayer: 'sweExplore.toggleViewedLayer',
+  nextSeenMissedSpan: 'sweExplore.nextSeenMissedSpan',
+  previousSeenMissedSpan: 'sweExplore.previousSeenMissedSpan',
+  keyOutsideOpenInstance: 'sweExplore.keyOutsideOpenInstance',
 } as const;
 
 export type CommandId = (typeof COMMANDS)[keyof typeof COMMANDS];
@@ -63,6 +78,10 @@ export const SETTINGS = {
   predictionGlobs: 'data.predictionGlobs',
   reposRoot: 'data.reposRoot',
   lineCountsFile: 'data.lineCountsFile',
+  trajectoryRoots: 'data.trajectoryRoots',
+  trajectoryTemplates: 'data.trajectoryTemplates',
+  resolutionReports: 'data.resolutionReports',
+  trajectoryContextMessages: 'trajectory.contextMessages',
   profile: 'scoring.profile',
   budget: 'scoring.budget',
   topK: 'scoring.topK',
@@ -74,9 +93,14 @@ export const SETTINGS = {
   patchLayer: 'layers.patch',
   consensusLayer: 'layers.consensus',
   promotedLayer: 'layers.promoted',
+  whatIfLayer: 'layers.whatIf',
+  viewedLayer: 'layers.viewed',
+  rangedReadsLayer: 'layers.rangedReads',
   codeLens: 'codeLens.enabled',
   auditAuthor: 'audit.author',
   auditReasons: 'audit.reasons',
+  exportFolder: 'audit.exportFolder',
+  confirmAboveLines: 'audit.confirmAboveLines',
 } as const;
 
 export type SettingKey = (typeof SETTINGS)[keyof typeof SETTINGS];
@@ -88,6 +112,7 @@ export const SETTING_GROUPS = {
   layers: `${SETTINGS_SECTION}.layers`,
   codeLens: `${SETTINGS_SECTION}.codeLens`,
   auditAuthor: `${SETTINGS_SECTION}.${SETTINGS.auditAuthor}`,
+  trajectory: `${SETTINGS_SECTION}.trajectory`,
 } as const;
 
 /** Views of the SWE-Explore activity-bar container. */
@@ -102,11 +127,13 @@ export const VIEWS = {
 export const PANELS = {
   instance: 'sweExplore.instance',
   leaderboard: 'sweExplore.leaderboard',
+  trajectory: 'sweExplore.trajectory',
 } as const;
 
 /** `when`-clause context keys the extension sets. */
 export const CONTEXT_KEYS = {
   inSnapshot: 'sweExplore.inSnapshot',
+  inOtherSnapshot: 'sweExplore.inOtherSnapshot',
   comparing: 'sweExplore.comparing',
 } as const;
 
@@ -128,7 +155,15 @@ export const STATUS_ITEMS = {
 /** Keys of the workspace state (not settings: what the extension remembers per workspace). */
 export const STATE_KEYS = {
   addedRuns: 'sweExplore.addedRuns',
+  /** The what-if rule sets chosen in this workspace (most recent first) and whether one is in use. */
+  groundTruth: 'sweExplore.groundTruth',
+  addedExplorerRuns: 'sweExplore.addedExplorerRuns',
+  /** Global state: the walkthrough was offered once (first activation). */
+  walkthroughOffered: 'sweExplore.walkthroughOffered',
 } as const;
+
+/** The walkthrough contributed in package.json (`contributes.walkthroughs[].id`). */
+export const WALKTHROUGH = 'sweExplore.gettingStarted';
 
 /** Commands of VS Code itself the extension runs. */
 export const WORKBENCH_COMMANDS = {
@@ -136,6 +171,8 @@ export const WORKBENCH_COMMANDS = {
   showProblems: 'workbench.actions.view.problems',
   diff: 'vscode.diff',
   markdownPreviewToSide: 'markdown.showPreviewToSide',
+  openWalkthrough: 'workbench.action.openWalkthrough',
+  setEditorLayout: 'vscode.setEditorLayout',
   /** The focus command VS Code derives from a view id. */
   focusView: (view: (typeof VIEWS)[keyof typeof VIEWS]): string => `${view}.focus`,
 } as const;

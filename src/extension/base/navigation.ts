@@ -20,23 +20,32 @@ export async function resolveSnapshotFile(instance: InstanceEntry, path: string)
   return resolved.ok ? { ok: true, file: resolved.real } : { ok: false, problem: `${JSON.stringify(path)} ${RESOLVE_FAILURE_TEXT[resolved.reason]} (${JSON.stringify(instance.instanceId)})` };
 }
 
-/** Shows lines of a checked file: the cursor on the first line, the range revealed in the middle when it is off screen. */
-export async function showLines(file: string, start: number, end: number): Promise<vscode.TextEditor> {
+/** Where and how {@link showLines} shows the lines. */
+export interface ShowOptions {
+  /** Select the whole range (a read step), not only put the cursor on its first line. */
+  readonly select?: boolean;
+  /** The editor group to show them in (default: the active one). */
+  readonly column?: vscode.ViewColumn;
+}
+
+/** Shows lines of a checked file: the cursor on the first line (or the range selected), revealed in the middle when it is off screen. */
+export async function showLines(file: string, start: number, end: number, options: ShowOptions = {}): Promise<vscode.TextEditor> {
   const document = await vscode.workspace.openTextDocument(vscode.Uri.file(file));
   const range = lineRange(start, Math.max(start, end), document);
-  const editor = await vscode.window.showTextDocument(document, { preview: false, selection: new vscode.Selection(range.start, range.start) });
+  const selection = options.select === true ? new vscode.Selection(range.start, range.end) : new vscode.Selection(range.start, range.start);
+  const editor = await vscode.window.showTextDocument(document, { preview: false, selection, ...(options.column === undefined ? {} : { viewColumn: options.column }) });
   editor.revealRange(range, vscode.TextEditorRevealType.InCenterIfOutsideViewport);
   return editor;
 }
 
 /** Opens a place of the instance's snapshot; says why in a warning when it cannot. */
-export async function openSnapshotPlace(instance: InstanceEntry, place: Place): Promise<vscode.TextEditor | undefined> {
+export async function openSnapshotPlace(instance: InstanceEntry, place: Place, options: ShowOptions = {}): Promise<vscode.TextEditor | undefined> {
   const file = await resolveSnapshotFile(instance, place.path);
   if (!file.ok) {
     void vscode.window.showWarningMessage(`SWE-Explore: ${safe(file.problem)}.`);
     return undefined;
   }
-  return showLines(file.file, place.start, place.end);
+  return showLines(file.file, place.start, place.end, options);
 }
 
 /** The active editor's cursor: its snapshot path (undefined outside the open instance's snapshot) and 1-based line. */

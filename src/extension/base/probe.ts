@@ -7,16 +7,22 @@
 import type { DisposableLike } from './lifecycle';
 
 /** Surfaces that repaint from the model. */
-export type Surface = 'decorations' | 'leaveOneOut' | 'codeLens' | 'statusBar' | 'instancesTree' | 'regionsTree' | 'removalsTree' | 'scores' | 'instancePanel' | 'leaderboard';
+export type Surface =
+  'decorations' | 'leaveOneOut' | 'whatIf' | 'codeLens' | 'statusBar' | 'instancesTree' | 'regionsTree' | 'removalsTree' | 'scores' | 'instancePanel' | 'leaderboard' | 'trajectory' | 'readStep';
 
 /** The webviews, by the name their host reports under. */
-export type WebviewName = 'scores' | 'instance' | 'leaderboard';
+export type WebviewName = 'scores' | 'instance' | 'leaderboard' | 'trajectory';
 
 export type ProbeEvent =
   /** A surface repainted (one pass over what it shows). */
   | { readonly kind: 'paint'; readonly surface: Surface }
   /** One editor received a painter's layers: per layer, the 1-based line ranges it got. */
-  | { readonly kind: 'editorPainted'; readonly surface: 'decorations' | 'leaveOneOut'; readonly uri: string; readonly layers: Readonly<Record<string, readonly (readonly [number, number])[]>> }
+  | {
+      readonly kind: 'editorPainted';
+      readonly surface: 'decorations' | 'leaveOneOut' | 'readStep' | 'whatIf';
+      readonly uri: string;
+      readonly layers: Readonly<Record<string, readonly (readonly [number, number])[]>>;
+    }
   /** A webview host posted a state (after the webview said it was ready). */
   | { readonly kind: 'posted'; readonly webview: WebviewName; readonly state: unknown }
   /** A webview said it was ready, `ms` after its host created it. */

@@ -11,6 +11,11 @@ export interface LayerSettings {
   readonly patch: boolean;
   readonly consensus: boolean;
   readonly promoted: boolean;
+  /** The what-if layers (would leave / would join the core) while a what-if is chosen. */
+  readonly whatIf: boolean;
+  /** What the explorer's own run viewed (issue 19). */
+  readonly viewed: boolean;
+  readonly rangedReads: boolean;
   readonly codeLens: boolean;
 }
 
@@ -19,6 +24,21 @@ export interface DataSettings {
   readonly predictionGlobs: readonly string[];
   readonly reposRoot: string;
   readonly lineCountsFile: string;
+}
+
+/** Where the repair runs a record cites are found, and which reports say whether they resolved their issue. */
+export interface TrajectorySources {
+  /** Roots a `traj_path` resolves against, as written (relative ones against the bench file's folder); empty = that folder. */
+  readonly roots: readonly string[];
+  /** `KEY → TEMPLATE` (see src/data/trajectories/locate.ts). */
+  readonly templates: ReadonlyArray<readonly [key: string, template: string]>;
+  /** `KEY → PATH` of SWE-bench harness reports (see src/data/trajectories/reports.ts). */
+  readonly reports: ReadonlyArray<readonly [key: string, path: string]>;
+}
+
+export interface TrajectorySettings extends TrajectorySources {
+  /** Messages shown on each side of a step the view is opened at. */
+  readonly contextMessages: number;
 }
 
 export interface ScoringSettings {
@@ -44,6 +64,13 @@ function strings(config: vscode.WorkspaceConfiguration, key: SettingKey, fallbac
   return Array.isArray(value) ? value.filter((v): v is string => typeof v === 'string') : fallback;
 }
 
+/** A `{key: "text"}` object setting, its string entries in order (anything else dropped). */
+function textMap(config: vscode.WorkspaceConfiguration, key: SettingKey): ReadonlyArray<readonly [string, string]> {
+  const value = config.get<unknown>(key);
+  if (typeof value !== 'object' || value === null || Array.isArray(value)) return [];
+  return Object.entries(value as Record<string, unknown>).filter((entry): entry is [string, string] => typeof entry[1] === 'string' && entry[1] !== '');
+}
+
 function positiveInt(config: vscode.WorkspaceConfiguration, key: SettingKey, fallback: number): number {
   const value = config.get<unknown>(key);
   return typeof value === 'number' && Number.isInteger(value) && value >= 1 ? value : fallback;
@@ -60,6 +87,9 @@ export function readLayerSettings(): LayerSettings {
     patch: bool(config, SETTINGS.patchLayer, true),
     consensus: bool(config, SETTINGS.consensusLayer, true),
     promoted: bool(config, SETTINGS.promotedLayer, true),
+    whatIf: bool(config, SETTINGS.whatIfLayer, true),
+    viewed: bool(config, SETTINGS.viewedLayer, true),
+    rangedReads: bool(config, SETTINGS.rangedReadsLayer, true),
     codeLens: bool(config, SETTINGS.codeLens, true),
   };
 }
@@ -72,6 +102,22 @@ export function readDataSettings(): DataSettings {
     reposRoot: text(config, SETTINGS.reposRoot),
     lineCountsFile: text(config, SETTINGS.lineCountsFile),
   };
+}
+
+export function readTrajectorySettings(): TrajectorySettings {
+  const config = vscode.workspace.getConfiguration(SETTINGS_SECTION);
+  const context = config.get<unknown>(SETTINGS.trajectoryContextMessages);
+  return {
+    roots: strings(config, SETTINGS.trajectoryRoots, []).filter((root) => root !== ''),
+    templates: textMap(config, SETTINGS.trajectoryTemplates),
+    reports: textMap(config, SETTINGS.resolutionReports),
+    contextMessages: typeof context === 'number' && Number.isInteger(context) && context >= 0 && context <= 50 ? context : 4,
+  };
+}
+
+/** The sources as the store holds them (Selection.trajectorySources): a canonical JSON string. */
+export function trajectorySourcesKey(settings: TrajectorySources): string {
+  return JSON.stringify({ roots: settings.roots, templates: settings.templates, reports: settings.reports });
 }
 
 export function readScoringSettings(): ScoringSettings {
@@ -104,4 +150,14 @@ export async function toggleSetting(key: SettingKey): Promise<void> {
 export async function updateSetting(key: SettingKey, value: unknown): Promise<void> {
   const config = vscode.workspace.getConfiguration(SETTINGS_SECTION);
   await config.update(key, value, targetOf(config, key));
+}
+
+/** `sweExplore.audit.exportFolder` as written (empty: the default `.swe-explore/exports`). */
+export function readExportFolder(): string {
+  return text(vscode.workspace.getConfiguration(SETTINGS_SECTION), SETTINGS.exportFolder).trim();
+}
+
+/** `sweExplore.audit.confirmAboveLines`: removals of more lines than this ask first. */
+export function readConfirmAboveLines(): number {
+  return positiveInt(vscode.workspace.getConfiguration(SETTINGS_SECTION), SETTINGS.confirmAboveLines, 200);
 }

@@ -17,3 +17,12 @@ export function snapshotPathOf(view: SnapshotHolder | undefined, uri: vscode.Uri
   if (relative === '' || relative.startsWith('..') || path.isAbsolute(relative)) return undefined;
   return relative.split(path.sep).join('/');
 }
+
+/** The instance whose snapshot holds `file`: its folders walked up against each snapshot root (linear in the path's depth). */
+export function instanceOfFile(instanceOfRoot: ReadonlyMap<string, string>, file: string): string | undefined {
+  for (let folder = path.dirname(file); ; folder = path.dirname(folder)) {
+    const instanceId = instanceOfRoot.get(folder);
+    if (instanceId !== undefined) return instanceId;
+    if (path.dirname(folder) === folder) return undefined;
+  }
+}

@@ -9,6 +9,7 @@
  * messages do.
  */
 import * as vscode from 'vscode';
+import { WORKBENCH_COMMANDS } from './ids';
 import { Disposable, type DisposableLike } from './lifecycle';
 import type { Probe, WebviewName } from './probe';
 import { describeMessage, webviewHtml, webviewOptions, type WebviewPage } from './webviewHtml';
@@ -83,6 +84,19 @@ export abstract class WebviewHost<State, Message extends WebviewMessage> extends
     this.flush();
   }
 
+  /**
+   * Makes `state` the latest without posting it, and posts `patch` instead: a small message that
+   * brings the drawn page to that state (e.g. a cursor move in a large view). A webview that is not
+   * ready drops the patch and gets the whole latest state when it says ready.
+   */
+  protected postPatch(state: State, patch: { readonly type: string }): void {
+    this.latest = state;
+    const webview = this.webview;
+    if (webview === undefined || !this.ready) return;
+    void webview.postMessage(patch);
+    this.options.probe.report({ kind: 'posted', webview: this.options.name, state });
+  }
+
   /** Posts the latest state if the webview is ready for it. */
   protected flush(): void {
     const webview = this.webview;
@@ -137,12 +151,20 @@ export abstract class WebviewHost<State, Message extends WebviewMessage> extends
   }
 }
 
+/** The width share of a panel opened beside the code: the code keeps ~100 columns on a laptop screen. */
+export const PANEL_BESIDE_SHARE = 0.38;
+
 /** Where a panel opens and how it is titled. */
 export interface PanelOptions {
   readonly viewType: string;
   readonly title: string;
   readonly column: vscode.ViewColumn;
   readonly preserveFocus: boolean;
+  /**
+   * When opening beside the only editor group makes a second one, the share of the width the panel
+   * takes (the code keeps the rest) instead of half: the code stays readable beside it.
+   */
+  readonly besideShare?: number;
 }
 
 /** A host whose webview is an editor-area panel, at most one at a time: created on first show, revealed after. */
@@ -162,6 +184,11 @@ export abstract class WebviewPanelHost<State, Message extends WebviewMessage> ex
     return this.panel !== undefined;
   }
 
+  /** The editor column the panel is in, when open. */
+  get column(): vscode.ViewColumn | undefined {
+    return this.panel?.viewColumn;
+  }
+
   protected get isVisible(): boolean {
     return this.panel?.visible === true;
   }
@@ -172,9 +199,12 @@ export abstract class WebviewPanelHost<State, Message extends WebviewMessage> ex
       this.panel.reveal(undefined, this.panelOptions.preserveFocus);
       return;
     }
-    const { viewType, title, column, preserveFocus } = this.panelOptions;
+    const { viewType, title, column, preserveFocus, besideShare } = this.panelOptions;
+    const groupsBefore = vscode.window.tabGroups.all.length;
     const panel = vscode.window.createWebviewPanel(viewType, title, { viewColumn: column, preserveFocus }, { ...webviewOptions(this.options.extensionUri), enableFindWidget: true });
     this.panel = panel;
+    // Only a layout this panel makes (beside the one group there was): a layout the user arranged is theirs.
+    if (besideShare !== undefined && groupsBefore === 1) this.narrowBesideGroup(besideShare);
     const viewState = panel.onDidChangeViewState(() => this.onVisibilityChanged(panel.visible));
     this.attach(panel.webview, (listener) =>
       panel.onDidDispose(() => {
@@ -183,6 +213,27 @@ export abstract class WebviewPanelHost<State, Message extends WebviewMessage> ex
         listener();
       }),
     );
+  }
+
+  /**
+   * Gives the group the panel opened in `share` of the width once it exists (the extension host
+   * learns of the new group a moment after the panel is created); nothing if no second group shows.
+   */
+  private narrowBesideGroup(share: number): void {
+    const resize = (): boolean => {
+      if (vscode.window.tabGroups.all.length !== 2) return false;
+      void vscode.commands.executeCommand(WORKBENCH_COMMANDS.setEditorLayout, { orientation: 0, groups: [{ size: 1 - share }, { size: share }] }).then(undefined, () => undefined);
+      return true;
+    };
+    if (resize()) return;
+    const listener = vscode.window.tabGroups.onDidChangeTabGroups(() => {
+      if (resize()) done();
+    });
+    const timer = setTimeout(() => done(), 2000);
+    const done = (): void => {
+      clearTimeout(timer);
+      listener.dispose();
+    };
   }
 
   /** Plain-text panel title (data in it is the subclass's to clean). */

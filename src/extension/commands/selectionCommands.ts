@@ -4,10 +4,11 @@
  * selection or a setting; the model's change event (or the setting's) repaints once.
  */
 import * as vscode from 'vscode';
-import { OFFICIAL_METRIC_NAMES, parseQuery, PROFILES, queryProblem, type OfficialMetricName, type Profile } from '../../core';
+import { OFFICIAL_METRIC_NAMES, parseQuery, PROFILES, queryHelp, queryProblem, type OfficialMetricName, type Profile } from '../../core';
 import { safeNotificationText as safe } from '../../shared/escape';
 import { METRIC_INFO } from '../../shared/metricInfo';
 import { COMMANDS, SETTINGS, WORKBENCH_COMMANDS, type CommandId } from '../base/ids';
+import type { ReadOnlyDocuments } from '../base/readOnlyDocuments';
 import { readLayerSettings, toggleSetting, updateSetting } from '../base/settings';
 import type { Store } from '../state/store';
 import type { InstancesTreeProvider } from '../trees/instancesTree';
@@ -19,10 +20,12 @@ export interface SelectionServices {
   readonly instancesTree: InstancesTreeProvider;
   /** Resolves when the most recent data load has finished; commands wait for it. */
   readonly whenLoaded: () => Promise<void>;
+  /** Where the query help opens (read-only). */
+  readonly documents: ReadOnlyDocuments;
 }
 
 export function registerSelectionCommands(services: SelectionServices): vscode.Disposable[] {
-  const { store, loader, instancesTree, whenLoaded } = services;
+  const { store, loader, instancesTree, whenLoaded, documents } = services;
   const register = (id: CommandId, handler: (...args: never[]) => unknown): vscode.Disposable => vscode.commands.registerCommand(id, handler);
 
   return [
@@ -67,6 +70,8 @@ export function registerSelectionCommands(services: SelectionServices): vscode.D
     register(COMMANDS.togglePatchLayer, () => toggleSetting(SETTINGS.patchLayer)),
     register(COMMANDS.toggleConsensusLayer, () => toggleSetting(SETTINGS.consensusLayer)),
     register(COMMANDS.togglePromotedLayer, () => toggleSetting(SETTINGS.promotedLayer)),
+    register(COMMANDS.toggleViewedLayer, () => toggleSetting(SETTINGS.viewedLayer)),
+    register(COMMANDS.toggleRangedReadsLayer, () => toggleSetting(SETTINGS.rangedReadsLayer)),
     register(COMMANDS.toggleCodeLens, () => toggleSetting(SETTINGS.codeLens)),
     register(COMMANDS.toggleOptionalModel, async () => {
       const models = [...new Set(store.instanceIds.flatMap((id) => Object.keys(store.data.instances.get(id)!.groundTruth.optionalRegionsByModel)))].sort();
@@ -88,16 +93,24 @@ export function registerSelectionCommands(services: SelectionServices): vscode.D
     }),
     register(COMMANDS.queryInstances, async () => {
       await whenLoaded();
+      // The examples and the help name the loaded explorers, never the demo's. Only the names are
+      // neutralised in the prompt (which renders links), so an example reads exactly as it is typed.
+      const help = queryHelp(store.explorers);
       const text = await vscode.window.showInputBox({
-        title: 'SWE-Explore: query instances',
-        prompt: 'Terms joined by "and": recall@bm25 < 0.2 · ndcg_at_500@agent - ndcg_at_500@bm25 > 0.3 · repo = org/repo · audited (empty: clear)',
+        title: 'SWE-Explore: query instances (type ? and Enter for the help)',
+        prompt: queryHelp(store.explorers.map(safe)).prompt,
         value: instancesTree.query?.text ?? '',
         validateInput: (value) => {
+          if (value.trim() === '?') return undefined;
           const problem = queryProblem(value, store.explorers);
           return problem === undefined ? undefined : safe(problem.message);
         },
       });
       if (text === undefined) return;
+      if (text.trim() === '?') {
+        await documents.show('Query Instances help.txt', help.text);
+        return;
+      }
       const parsed = parseQuery(text);
       if (parsed.ok) instancesTree.query = parsed.query;
     }),

@@ -52,6 +52,12 @@ export class CoreRegionCodeLensProvider extends ViewPainter implements vscode.Co
           arguments: [{ kind: 'core', index: region.index }],
           tooltip: 'Remove this core region from the ground truth (recorded in the audit log)',
         }),
+        new vscode.CodeLens(lineRange(r.start, r.start, document), {
+          title: 'Steps that read it',
+          command: COMMANDS.showReadStepsOfLine,
+          arguments: [{ target: { kind: 'core', index: region.index } }],
+          tooltip: 'Show the steps of the repair runs that read this core region',
+        }),
       ];
     });
   }

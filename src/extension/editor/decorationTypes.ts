@@ -13,7 +13,7 @@ export function themeColor(id: string): vscode.ThemeColor {
  * budget, dotted past it) plus a rank badge, missed = a text label, patch = dashed underline + label,
  * removed (audit) = double left border, struck-through text and a ✂ label.
  */
-export function createDecorationTypes(): Record<LayerName, vscode.TextEditorDecorationType> {
+export function createDecorationTypes(extensionUri: vscode.Uri): Record<LayerName, vscode.TextEditorDecorationType> {
   const create = vscode.window.createTextEditorDecorationType;
   return {
     core: create({
@@ -105,6 +105,23 @@ export function createDecorationTypes(): Record<LayerName, vscode.TextEditorDeco
     promotedLabel: create({
       after: { color: themeColor('promotedForeground'), margin: '0 0 0 2em' },
     }),
+    // Ranged reads (narrower than the file): a light and a stronger tint, marks in the overview
+    // ruler's right lane, and a "◎ n ranged reads" label on runs read twice or more.
+    rangedReads: create({
+      isWholeLine: true,
+      backgroundColor: themeColor('rangedReadsBackground'),
+      overviewRulerColor: themeColor('rangedReadsBackground'),
+      overviewRulerLane: vscode.OverviewRulerLane.Right,
+    }),
+    rangedReadsMany: create({
+      isWholeLine: true,
+      backgroundColor: themeColor('rangedReadsManyBackground'),
+      overviewRulerColor: themeColor('rangedReadsForeground'),
+      overviewRulerLane: vscode.OverviewRulerLane.Right,
+    }),
+    rangedReadsLabel: create({
+      after: { color: themeColor('rangedReadsForeground'), margin: '0 0 0 2em' },
+    }),
     // Compare mode: a tint per set, an overview-ruler mark (A left, B right, both centre, neither
     // across) and a glyph label (◧ ◨ ■ □) on each run, so the sets differ without colour too.
     compareOnlyA: compareType('OnlyA', vscode.OverviewRulerLane.Left),
@@ -115,6 +132,19 @@ export function createDecorationTypes(): Record<LayerName, vscode.TextEditorDeco
     compareBothLabel: compareLabelType('Both'),
     compareNeither: compareType('Neither', vscode.OverviewRulerLane.Full),
     compareNeitherLabel: compareLabelType('Neither'),
+    // What the explorer's own run viewed: an eye glyph in the gutter, an overview-ruler mark, and a
+    // ◉ / ○ label (seen, never viewed) on each missed span.
+    viewed: create({
+      isWholeLine: true,
+      light: { gutterIconPath: vscode.Uri.joinPath(extensionUri, 'media', 'viewed-light.svg') },
+      dark: { gutterIconPath: vscode.Uri.joinPath(extensionUri, 'media', 'viewed-dark.svg') },
+      gutterIconSize: '75%',
+      overviewRulerColor: themeColor('viewedForeground'),
+      overviewRulerLane: vscode.OverviewRulerLane.Left,
+    }),
+    viewedLabel: create({
+      after: { color: themeColor('viewedForeground'), margin: '0 0 0 2em', fontStyle: 'italic' },
+    }),
   };
 }
 

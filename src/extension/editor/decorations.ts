@@ -3,6 +3,7 @@
  * when). What a layer shows is the plan's (layerPlan.ts); this class only turns plans into ranges.
  */
 import * as vscode from 'vscode';
+import type { ViewedLines } from '../../core';
 import { SETTING_GROUPS } from '../base/ids';
 import type { Probe } from '../base/probe';
 import { lineRange } from '../base/ranges';
@@ -10,21 +11,25 @@ import { readLayerSettings, type LayerSettings } from '../base/settings';
 import { snapshotPathOf } from '../base/snapshot';
 import type { InspectorModel } from '../model/model';
 import { COMPARE } from '../model/slices/compare';
+import { EXPLORER_RUN } from '../model/slices/explorerRun';
 import { MISSED_SPANS } from '../model/slices/missedSpans';
 import { PROVENANCE } from '../model/slices/provenance';
+import { READ_STEPS } from '../model/slices/readSteps';
 import { createDecorationTypes } from './decorationTypes';
 import { EditorPainter } from './editorPainter';
 import { emptyPlan, LAYER_NAMES, planLayers, type LayerPlan } from './layerPlan';
 
 export class DecorationController extends EditorPainter {
-  private readonly types = createDecorationTypes();
+  private readonly types: ReturnType<typeof createDecorationTypes>;
   private layers: LayerSettings = readLayerSettings();
 
   constructor(
     private readonly model: InspectorModel,
     probe: Probe,
+    extensionUri: vscode.Uri,
   ) {
     super(model, probe, 'decorations');
+    this.types = createDecorationTypes(extensionUri);
     for (const type of Object.values(this.types)) this.register(type);
     this.register(
       vscode.workspace.onDidChangeConfiguration((event) => {
@@ -56,8 +61,17 @@ export class DecorationController extends EditorPainter {
             provenance: this.model.slice(PROVENANCE),
             compare: this.model.slice(COMPARE),
             drifted: this.model.store.audit.drifted,
+            viewed: this.viewed(),
+            readSteps: this.model.slice(READ_STEPS),
           });
     this.apply(editor, plan);
+  }
+
+  /** Explorer A's run when the viewed layer is on and the run is read (reading it starts here). */
+  private viewed(): ViewedLines | undefined {
+    if (!this.layers.viewed) return undefined;
+    const run = this.model.slice(EXPLORER_RUN);
+    return run?.kind === 'loaded' ? run.run.viewed : undefined;
   }
 
   private apply(editor: vscode.TextEditor, plan: LayerPlan): void {

@@ -5,8 +5,9 @@
  * worded by src/shared/texts.ts; the plan only picks what the layer settings show and drops what
  * lies past the end of the document.
  */
-import { EMPTY_SET, lineSetUnion, normalize, subtract, type CompareReach, type IntervalSet, type LineSet, type Provenance } from '../../core';
-import { budgetStatusText, compareLabels, isConsensus, missedLabel, plainLabel, provenanceLabel, removalLabel, type MissedSpan } from '../../shared/texts';
+import { EMPTY_SET, intersect, lineSetUnion, lineViewing, normalize, subtract, type CompareReach, type IntervalSet, type LineSet, type Provenance, type ViewedLines } from '../../core';
+import { budgetStatusText, compareLabels, missedLabel, patchLineLabel, plainLabel, provenanceLabel, rangedReadsLabel, removalLabel, viewingLabel, type MissedSpan } from '../../shared/texts';
+import { rangedReadLines, rangedReadRuns, type ResolvedReadStep } from '../model/slices/readSteps';
 import type { LayerSettings } from '../base/settings';
 import type { InstanceView } from '../model/instanceView';
 
@@ -28,6 +29,9 @@ export const LAYER_NAMES = [
   'consensusLabel',
   'promoted',
   'promotedLabel',
+  'rangedReads',
+  'rangedReadsMany',
+  'rangedReadsLabel',
   'compareOnlyA',
   'compareOnlyALabel',
   'compareOnlyB',
@@ -36,6 +40,8 @@ export const LAYER_NAMES = [
   'compareBothLabel',
   'compareNeither',
   'compareNeitherLabel',
+  'viewed',
+  'viewedLabel',
 ] as const;
 
 export type LayerName = (typeof LAYER_NAMES)[number];
@@ -61,6 +67,10 @@ export interface PlanInput {
   readonly compare: CompareReach | undefined;
   /** Ids of removals whose text no longer matches the snapshot. */
   readonly drifted: ReadonlySet<string>;
+  /** What explorer A's own run viewed, once it is read (undefined: no run, or not read yet). */
+  readonly viewed: ViewedLines | undefined;
+  /** The instance's read steps per path (whole-file and ranged). */
+  readonly readSteps: ReadonlyMap<string, readonly ResolvedReadStep[]> | undefined;
 }
 
 /** A plan that paints nothing: for editors outside the open instance's snapshot. */
@@ -89,10 +99,12 @@ export function planLayers(input: PlanInput): LayerPlan {
   if (layers.missed && single) plan.missedLabel = (input.missedSpans?.get(path) ?? []).filter((s) => visible(s.start)).map((s) => ({ start: s.start, end: s.start, label: missedLabel(s, budget) }));
   const patch = view.patchLines.get(path);
   plan.patch = runs(patch, layers.patch);
-  if (layers.patch) plan.patchLabel = labelled(patch, '± gold patch edits here');
+  if (layers.patch) plan.patchLabel = patchLabels(view, path, visible);
   if (layers.predictions && single) plan.badge = badges(view, path, lineCount);
   Object.assign(plan, removals(input));
   Object.assign(plan, provenance(input, single ? layers : { ...layers, consensus: false, promoted: false }));
+  if (layers.viewed && single && input.viewed !== undefined) Object.assign(plan, viewedLayers(input.viewed, lines.missed.get(path), path, lineCount));
+  if (layers.rangedReads && single) Object.assign(plan, rangedReads(input));
   const compare = input.compare;
   if (compare !== undefined && view.compared !== undefined) {
     const texts = compareLabels(view.explorer, view.compared.explorer);
@@ -102,6 +114,37 @@ export function planLayers(input: PlanInput): LayerPlan {
     }
   }
   return plan;
+}
+
+/**
+ * The explorer's run on this file: a glyph on every line it viewed, and on each missed core span a
+ * label that says whether the run saw it (a span split where the run's view starts or stops).
+ */
+function viewedLayers(viewed: ViewedLines, missed: IntervalSet | undefined, path: string, lineCount: number): Pick<LayerPlan, 'viewed' | 'viewedLabel'> {
+  const shown = viewed.files.get(path)?.lines ?? EMPTY_SET;
+  const marks = shown.filter(([s]) => s <= lineCount).map(([start, end]) => ({ start, end: Math.min(end, lineCount) }));
+  const labels: Mark[] = [];
+  if (missed !== undefined) {
+    const seen = intersect(missed, shown);
+    const pieces = [...seen, ...subtract(missed, shown)].sort((a, b) => a[0] - b[0]);
+    for (const [start] of pieces) if (start <= lineCount) labels.push({ start, end: start, label: plainLabel(viewingLabel(lineViewing(viewed, path, start))) });
+  }
+  return { viewed: marks, viewedLabel: labels };
+}
+
+/**
+ * A label on the first line of each run of patch lines of `path`, saying whether the shown list
+ * reaches it within B (outside compare mode): a run is split where reached and missed lines meet,
+ * so a missed patch line never hides under a reached one's label.
+ */
+function patchLabels(view: InstanceView, path: string, visible: (start: number) => boolean): Mark[] {
+  const patch = view.patchLines.get(path) ?? EMPTY_SET;
+  const { budget } = view.explanation;
+  const reach = view.compared === undefined ? view.patchReach : null;
+  const reached = reach === null ? patch : intersect(patch, reach.reached.get(path) ?? EMPTY_SET);
+  const missed = subtract(patch, reached);
+  const marks = [...reached.map(([start]) => ({ start, end: start, label: patchLineLabel(true, budget) })), ...missed.map(([start]) => ({ start, end: start, label: patchLineLabel(false, budget) }))];
+  return marks.filter((m) => visible(m.start)).sort((a, b) => a.start - b.start);
 }
 
 /** The optional lines of the models the settings show. */
@@ -132,7 +175,21 @@ function removals({ view, path, lineCount, drifted }: PlanInput): Pick<LayerPlan
   return { removed: merged, removedText: merged, removedLabel: here.map((r) => ({ start: r.start, end: r.start, label: plainLabel(removalLabel(r, drifted.has(r.id))) })) };
 }
 
-/** Consensus (read by every trajectory) and promoted (read by fewer) core lines, each run labelled. */
+/**
+ * The ranged-read heat: lines one ranged read covers, lines two or more cover, and a "◎ n ranged
+ * reads" label on each run read two or more times (whole-file reads count nowhere here).
+ */
+function rangedReads({ path, lineCount, readSteps }: PlanInput): Pick<LayerPlan, 'rangedReads' | 'rangedReadsMany' | 'rangedReadsLabel'> {
+  const runs = rangedReadRuns(readSteps?.get(path) ?? []).filter((run) => run.start <= lineCount);
+  const marks = (set: IntervalSet): Mark[] => set.map(([start, end]) => ({ start, end }));
+  return {
+    rangedReads: marks(rangedReadLines(runs, 1, 1)),
+    rangedReadsMany: marks(rangedReadLines(runs, 2)),
+    rangedReadsLabel: runs.filter((run) => run.reads >= 2).map((run) => ({ start: run.start, end: run.start, label: rangedReadsLabel(run.reads) })),
+  };
+}
+
+/** Consensus (R_int: read by every trajectory, as the builder intersects) and promoted (the rest of the core) lines, each run labelled. */
 function provenance({ path, lineCount, provenance }: PlanInput, layers: LayerSettings): Pick<LayerPlan, 'consensus' | 'consensusLabel' | 'promoted' | 'promotedLabel'> {
   const none = { consensus: [], consensusLabel: [], promoted: [], promotedLabel: [] };
   const info = provenance?.paths.get(path);
@@ -141,11 +198,21 @@ function provenance({ path, lineCount, provenance }: PlanInput, layers: LayerSet
   const t = provenance.trajectoryCount;
   const consensusLabel: Mark[] = [];
   const promotedLabel: Mark[] = [];
-  for (const run of info.runs) {
-    if (run.start > lineCount) continue;
-    const consensus = isConsensus(run.readBy.length, t);
-    if (consensus ? !layers.consensus : !layers.promoted) continue;
-    (consensus ? consensusLabel : promotedLabel).push({ start: run.start, end: run.start, label: provenanceLabel(run.readBy.length, t) });
-  }
+  // One label per run of equal readers, split where R_int (consensus) ends: a line every trajectory
+  // read only through a tail is promoted although all of them read it. Runs and sets are sorted: one
+  // walk over both (each overlap of a run and a span is visited once).
+  const walk = (set: IntervalSet, consensus: boolean, into: Mark[]): void => {
+    let k = 0;
+    for (const run of info.runs) {
+      if (run.start > lineCount) break;
+      while (k < set.length && set[k]![1] < run.start) k++;
+      for (let j = k; j < set.length && set[j]![0] <= run.end; j++) {
+        const start = Math.max(run.start, set[j]![0]);
+        if (start <= lineCount) into.push({ start, end: start, label: provenanceLabel(run.readBy.length, t, consensus) });
+      }
+    }
+  };
+  if (layers.consensus) walk(info.consensus, true, consensusLabel);
+  if (layers.promoted) walk(info.promoted, false, promotedLabel);
   return { consensus: runs(info.consensus, layers.consensus), consensusLabel, promoted: runs(info.promoted, layers.promoted), promotedLabel };
 }

@@ -1,14 +1,16 @@
 import * as vscode from 'vscode';
 import { safeNotificationText as safe } from '../../shared/escape';
+import { scoreStatusLabel, scoreStatusTooltip } from '../../shared/texts';
 import { Disposable } from '../base/lifecycle';
 import { ViewPainter } from '../base/viewPainter';
+import { workspaceRelative } from '../base/workspacePaths';
 import type { Probe } from '../base/probe';
 import type { InspectorModel } from '../model/model';
 import { auditedCount } from '../state/auditState';
 import type { Store } from '../state/store';
 import { COMMANDS, STATUS_ITEMS } from '../base/ids';
 
-/** `instance · explorer · nDCG@B · R`, click to open another instance. */
+/** `instance · explorer · nDCG@B · Recall@B`, click to open another instance. */
 export class ScoreStatusBar extends ViewPainter {
   private readonly item = this.register(vscode.window.createStatusBarItem(STATUS_ITEMS.score, vscode.StatusBarAlignment.Left, 50));
 
@@ -31,8 +33,11 @@ export class ScoreStatusBar extends ViewPainter {
     const { budget } = view.explanation;
     // Status bar text renders $(icon) syntax: the id and explorer come from data, so go through safe().
     const explorer = view.explorer === undefined ? 'no explorer' : safe(view.explorer);
-    this.item.text = `$(telescope) ${safe(view.instance.instanceId)} · ${explorer} · nDCG@${budget} ${view.explanation.ndcg.ndcg.toFixed(3)} · R ${view.explanation.metrics.recall.toFixed(3)}`;
-    this.item.tooltip = `SWE-Explore (${view.prepared.profile} profile): nDCG@${budget} = ${view.explanation.ndcg.ndcg}, recall = ${view.explanation.metrics.recall}, Recall@${budget} = ${view.explanation.recallAtBudget}. Click to open another instance.`;
+    // The names of the Scores view's cards (nDCG@B, Recall@B), never a bare "R" beside a card that means another recall.
+    const { ndcg, recallAtBudget, metrics } = view.explanation;
+    this.item.text = `$(telescope) ${safe(view.instance.instanceId)} · ${explorer} · ${scoreStatusLabel(budget, ndcg.ndcg, recallAtBudget)}`;
+    const bench = this.model.store.data.benchFile;
+    this.item.tooltip = scoreStatusTooltip(view.prepared.profile, budget, ndcg.ndcg, recallAtBudget, metrics.recall, bench === undefined ? undefined : workspaceRelative(bench));
     this.item.show();
   }
 }

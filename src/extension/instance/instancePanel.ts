@@ -9,13 +9,15 @@ import { parseFromInstanceWebview, type FromInstanceWebview, type InstanceState 
 import { PANELS } from '../base/ids';
 import type { Probe } from '../base/probe';
 import { describeMessage } from '../base/webviewHtml';
-import { WebviewPanelHost } from '../base/webviewHost';
+import { PANEL_BESIDE_SHARE, WebviewPanelHost } from '../base/webviewHost';
 
 export interface InstancePanelHandlers {
   /** "open diff" on a gold-patch file; `path` is one of the state's `patchFiles[*].path`. */
   onOpenDiff(path: string): void;
   /** A read step was clicked; `path`/`start`/`end` are one of the state's resolved steps. */
   onRevealStep(path: string, start: number, end: number): void;
+  /** "Open run" on a trajectory row; `trajPath` is one of the state's rows. */
+  onOpenTrajectory(trajPath: string): void;
 }
 
 /** Panel titles are plain text, but a control or bidi character from an instance id has no place there. */
@@ -42,7 +44,7 @@ export class InstancePanel extends WebviewPanelHost<InstanceState, FromInstanceW
         log,
         probe,
       },
-      { viewType: PANELS.instance, title: 'Instance', column: vscode.ViewColumn.Beside, preserveFocus: true },
+      { viewType: PANELS.instance, title: 'Instance', column: vscode.ViewColumn.Beside, preserveFocus: true, besideShare: PANEL_BESIDE_SHARE },
     );
   }
 
@@ -74,6 +76,10 @@ export class InstancePanel extends WebviewPanelHost<InstanceState, FromInstanceW
         else this.warnOnce(`ignored revealStep for a step not listed: ${describeMessage(message)}`);
         return;
       }
+      case 'openTrajectory':
+        if (state?.trajectories.some((t) => t.trajPath === message.trajPath && t.run?.loaded === true) === true) this.handlers.onOpenTrajectory(message.trajPath);
+        else this.warnOnce(`ignored openTrajectory for a run not listed: ${describeMessage(message.trajPath)}`);
+        return;
       case 'ready':
         return;
     }

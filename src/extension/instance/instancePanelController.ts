@@ -9,9 +9,11 @@ import { readSmallTextFile, resolveInSnapshot, RESOLVE_FAILURE_TEXT } from '../.
 import { safeNotificationText as safe } from '../../shared/escape';
 import { InstancePanel } from './instancePanel';
 import { agreementEntries, buildInstanceState } from './instanceState';
+import { openSnapshotPlace } from '../base/navigation';
 import type { Probe } from '../base/probe';
 import type { InspectorModel } from '../model/model';
 import { AGREEMENT } from '../model/slices/agreement';
+import { TRAJECTORY_RUNS } from '../model/slices/trajectoryRuns';
 import { COMMANDS, WORKBENCH_COMMANDS } from '../base/ids';
 
 export const PATCHED_SCHEME = 'swe-explore-patched';
@@ -84,15 +86,28 @@ export function registerInstancePanel(model: InspectorModel, extensionUri: vscod
 
   const panel = new InstancePanel(extensionUri, probe, log, {
     onOpenDiff: (path) => void openDiff(path),
-    onRevealStep: (path, start, end) => void vscode.commands.executeCommand(COMMANDS.revealRegion, { kind: 'place', path, start, end }),
+    onRevealStep: (path, start, end) => void revealStep(path, start, end),
+    onOpenTrajectory: (trajPath) => void vscode.commands.executeCommand(COMMANDS.showTrajectory, { trajPath }),
   });
+
+  /**
+   * A read step clicked in the panel: its lines selected, in the group that shows the code (never
+   * the panel's own group, which the file would cover), else the first group.
+   */
+  const revealStep = async (path: string, start: number, end: number): Promise<void> => {
+    const view = model.view;
+    if (view === undefined) return;
+    const code = vscode.window.visibleTextEditors.find((editor) => editor.viewColumn !== undefined && editor.viewColumn !== panel.column)?.viewColumn;
+    await openSnapshotPlace(view.instance, { path, start, end }, { select: true, column: code ?? vscode.ViewColumn.One });
+  };
 
   const stateNow = (): ReturnType<typeof buildInstanceState> | undefined => {
     const view = model.view;
     if (view === undefined) return undefined;
     const instanceId = view.instance.instanceId;
     const lineCounts = store.getLineCounts(instanceId) ?? new Map<string, number>();
-    return buildInstanceState(view.instance.record, lineCounts, agreementEntries(model.slice(AGREEMENT) ?? []));
+    const runs = model.slice(TRAJECTORY_RUNS);
+    return buildInstanceState(view.instance.record, lineCounts, agreementEntries(model.slice(AGREEMENT) ?? []), runs?.status === 'loaded' ? runs.runs : undefined);
   };
 
   return [

@@ -4,7 +4,18 @@
  */
 import { type InstanceAgreement, type LineCounts, parseUnifiedDiff, type ReadStepInfo, type ReadStepLike, resolveRegion, trajectoryCountOf } from '../../core';
 import { describeRawRange, trajectoryLabel } from '../../shared/texts';
-import { MAX_LINE, MAX_PATH_LENGTH, type AgreementEntry, type InstanceState, type PatchFileRow, type TrajectoryRow, type TrajectoryStepRow } from '../../shared/instanceProtocol';
+import { describeVerification, type RunVerification } from '../../core';
+import { runResolutionText } from '../../shared/texts';
+import {
+  MAX_LINE,
+  MAX_PATH_LENGTH,
+  type AgreementEntry,
+  type InstanceState,
+  type PatchFileRow,
+  type TrajectoryRow,
+  type TrajectoryRunFacts,
+  type TrajectoryStepRow,
+} from '../../shared/instanceProtocol';
 
 /** The record fields the panel reads; a parsed `BenchRecord` satisfies it. */
 export interface InstanceRecordLike {
@@ -90,7 +101,34 @@ function isStep(value: unknown): value is ReadStepLike {
   return typeof v['traj_path'] === 'string' && Number.isSafeInteger(v['step_idx']) && Number.isSafeInteger(v['start']) && Number.isSafeInteger(v['end']);
 }
 
-function trajectoryRows(info: ReadStepInfo | null | undefined, lineCounts: LineCounts): TrajectoryRow[] {
+/** What the Instance panel needs of a loaded run (a `TrajectoryRun` of the model's runs slice satisfies it). */
+export interface RunLike {
+  readonly trajPath: string;
+  readonly model: string;
+  readonly trajectory: { readonly messages: readonly unknown[] } | undefined;
+  readonly reads: readonly unknown[];
+  readonly verification: RunVerification | undefined;
+  readonly resolution: 'resolved' | 'not-resolved' | 'unknown';
+  readonly problem: string | undefined;
+}
+
+/** A trajectory row's run facts: model, messages, reads, verified, resolved. */
+export function runFacts(run: RunLike): TrajectoryRunFacts {
+  return {
+    model: run.model,
+    loaded: run.trajectory !== undefined,
+    problem: run.problem ?? '',
+    messages: run.trajectory?.messages.length ?? 0,
+    reads: run.reads.length,
+    verified: run.verification?.verified === true,
+    verificationText: run.verification !== undefined ? describeVerification(run.verification) : 'not verified (the run is not loaded)',
+    resolution: run.resolution,
+    resolutionText: runResolutionText(run.resolution),
+  };
+}
+
+function trajectoryRows(info: ReadStepInfo | null | undefined, lineCounts: LineCounts, runs: readonly RunLike[] | undefined): TrajectoryRow[] {
+  const byPath = new Map((runs ?? []).map((run) => [run.trajPath, run]));
   const byTrajectory = new Map<string, TrajectoryStepRow[]>();
   if (info !== null && info !== undefined && typeof info === 'object') {
     for (const path of Object.keys(info)) {
@@ -127,7 +165,8 @@ function trajectoryRows(info: ReadStepInfo | null | undefined, lineCounts: LineC
     // Steps in the order the trajectory took them; paths break ties.
     const steps = byTrajectory.get(trajPath)!.sort((a, b) => a.stepIdx - b.stepIdx || (a.path < b.path ? -1 : a.path > b.path ? 1 : 0));
     const shown = steps.length > MAX_STEPS_PER_TRAJECTORY ? steps.slice(0, MAX_STEPS_PER_TRAJECTORY) : steps;
-    return { trajPath, label: trajectoryLabel(trajPath), steps: shown, omittedSteps: steps.length - shown.length };
+    const run = byPath.get(trajPath);
+    return { trajPath, run: run === undefined ? null : runFacts(run), label: trajectoryLabel(trajPath), steps: shown, omittedSteps: steps.length - shown.length };
   });
 }
 
@@ -165,15 +204,16 @@ export function agreementEntries(agreements: readonly InstanceAgreement[]): Agre
 /**
  * The panel state for one record. `lineCounts` resolves `-1` ends and tail starts of read steps
  * (pass the snapshot's counts; steps on files without a count are listed but not clickable).
- * `agreement` fills the auditors' agreement slot (see {@link agreementEntries}).
+ * `agreement` fills the auditors' agreement slot (see {@link agreementEntries}); `runs`, once loaded,
+ * the rows' run facts (model, messages, reads, verified, resolved).
  */
-export function buildInstanceState(record: InstanceRecordLike, lineCounts: LineCounts, agreement: readonly AgreementEntry[] = []): InstanceState {
+export function buildInstanceState(record: InstanceRecordLike, lineCounts: LineCounts, agreement: readonly AgreementEntry[] = [], runs?: readonly RunLike[]): InstanceState {
   const statement = text(record.problem_statement);
   const truncated = statement.length > MAX_PROBLEM_STATEMENT_CHARS;
   const patch = patchFileRows(typeof record.patch === 'string' ? record.patch : null);
   const failToPass = decodeTestList(record['FAIL_TO_PASS']);
   const info = record.read_step_info;
-  const trajectories = trajectoryRows(info, lineCounts);
+  const trajectories = trajectoryRows(info, lineCounts, runs);
   const meta = record.meta;
   const numTrajectories = meta !== null && meta !== undefined && typeof meta === 'object' && Object.hasOwn(meta, 'num_trajectories') ? meta['num_trajectories'] : undefined;
   return {

@@ -43,6 +43,8 @@ function delayFor(change: ModelChange): number | undefined {
       return (['budget', 'profile', 'topK', 'explorer', 'groundTruth', 'audited'] as const).some((key) => change.changed.has(key)) ? SOON_MS : undefined;
     case 'slice':
       return undefined;
+    case 'runsRead':
+      return COUNTING_MS;
   }
 }
 
@@ -148,11 +150,18 @@ export class LeaderboardController extends WebviewPanelHost<LeaderboardState, Fr
         await model.prepareLeaderboard(model.store.selection.budget, () => generation !== this.panelGeneration);
         probe.report({ kind: 'timing', name: 'leaderboard: rows scored in slices', ms: performance.now() - warming });
         if (generation !== this.panelGeneration) return;
+        // The explorers' own runs are read in the background; each one read redraws the run columns (throttled).
+        void model.readExplorerRuns(() => generation !== this.panelGeneration);
         const started = performance.now();
         const state = buildLeaderboardState(model, this.focusMetric, this.layout);
         probe.report({ kind: 'timing', name: 'leaderboard: state built', ms: performance.now() - started });
         probe.report({ kind: 'paint', surface: 'leaderboard' });
         this.post(state);
+        // The patch-reach column follows the table: computed in slices, then drawn again.
+        if (!state.patchReachReady && state.status === 'ready') {
+          await model.preparePatchReach(model.store.selection.budget, () => generation !== this.panelGeneration || this.stale);
+          if (generation === this.panelGeneration && !this.stale) this.post(buildLeaderboardState(model, this.focusMetric, this.layout));
+        }
       } finally {
         this.building = false;
       }

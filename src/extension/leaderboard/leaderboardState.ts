@@ -2,11 +2,22 @@
  * What the Leaderboard webview shows, derived from the store, and the main table as CSV and
  * Markdown for the clipboard. Pure (no `vscode`), so unit tests build it from a store directly.
  */
-import { OFFICIAL_METRIC_NAMES, type OfficialMetricName } from '../../core';
-import type { LeaderboardAnatomy, LeaderboardScores, MetricValues } from '../../data';
+import { kendallTauB, OFFICIAL_METRIC_NAMES, RANKING_METRICS, type OfficialMetricName } from '../../core';
+import type { LeaderboardAnatomy, LeaderboardExplorerRuns, LeaderboardPatchReach, LeaderboardScores, LeaderboardTokens, MetricValues } from '../../data';
 import { csvNumberCell, csvTextCell, escapeMarkdownText } from '../../shared/escape';
-import { LEADERBOARD_COLUMNS, leaderboardCaption, type LeaderboardAnatomyRow, type LeaderboardExplorerRow, type LeaderboardState, type MetricValueMap } from '../../shared/leaderboardProtocol';
+import {
+  LEADERBOARD_COLUMNS,
+  leaderboardCaption,
+  type LeaderboardAnatomyRow,
+  type LeaderboardExplorerRow,
+  type LeaderboardRanking,
+  type LeaderboardRunsRow,
+  type LeaderboardState,
+  type LeaderboardTokensRow,
+  type MetricValueMap,
+} from '../../shared/leaderboardProtocol';
 import { METRIC_INFO } from '../../shared/metricInfo';
+import { AS_WRITTEN_SOURCE } from '../model/groundTruth';
 import type { InspectorModel } from '../model/model';
 
 function valuesOf(macro: MetricValues): MetricValueMap {
@@ -28,16 +39,64 @@ function anatomyRow(anatomy: LeaderboardAnatomy | undefined): LeaderboardAnatomy
   return { instances: anatomy.instances, coreLines, counts, top: anatomy.top };
 }
 
-function explorerRow(scores: LeaderboardScores, anatomy: LeaderboardAnatomy | undefined, withRepos: boolean): LeaderboardExplorerRow {
+function runsRow(runs: LeaderboardExplorerRuns | undefined, pending: number): LeaderboardRunsRow | null {
+  if (runs === undefined) return null;
+  return { runs: runs.runs, pending, seenMissed: runs.seenMissed, missed: runs.missed, meanSteps: runs.meanSteps, meanReads: runs.meanReads, meanViewedLines: runs.meanViewedLines };
+}
+
+function tokensRow(tokens: LeaderboardTokens | undefined): LeaderboardTokensRow | null {
+  return tokens === undefined || tokens.rows === 0 ? null : { rows: tokens.rows, meanTokens: tokens.meanTokens, tokensPerHitLine: tokens.tokensPerHitLine };
+}
+
+function explorerRow(
+  scores: LeaderboardScores,
+  anatomy: LeaderboardAnatomy | undefined,
+  patch: LeaderboardPatchReach | undefined,
+  withRepos: boolean,
+  runs: LeaderboardRunsRow | null,
+  tokens: LeaderboardTokensRow | null,
+): LeaderboardExplorerRow {
   return {
     explorer: scores.explorer,
+    runs,
+    tokens,
     instances: scores.instances,
     expected: scores.expected,
     values: scores.macro === null ? null : valuesOf(scores.macro),
     repoCount: scores.repos.length,
     repos: withRepos ? scores.repos.map((r) => ({ repo: r.repo, instances: r.instances, values: valuesOf(r.macro) })) : [],
     anatomy: anatomyRow(anatomy),
+    patchReach: patch === undefined || patch.instances === 0 ? null : { instances: patch.instances, patchLines: patch.patchLines, reachedLines: patch.reachedLines },
   };
+}
+
+/**
+ * Under a ground truth other than the bench as written (a what-if, or audit removals): each ranking
+ * metric's order of the explorers (best first, ties in name order) as written and now, with
+ * Kendall's τ-b over their paired macro values — as `swe-explore whatif` / `audit-impact` rank.
+ */
+export function leaderboardRankings(model: InspectorModel): LeaderboardRanking[] {
+  const { selection, audit } = model.store;
+  const differs = model.groundTruths.sourceOf(selection) !== AS_WRITTEN_SOURCE || (selection.audited && audit.removalsByInstance.size > 0);
+  if (!differs) return [];
+  const after = model.macros;
+  const before = model.macrosAsWritten;
+  const explorers = [...after.keys()].sort();
+  const valueOf = (macros: typeof after, explorer: string, metric: OfficialMetricName): number => macros.get(explorer)?.macro[metric] ?? 0;
+  const rank = (macros: typeof after, metric: OfficialMetricName): string[] =>
+    explorers
+      .map((explorer, index) => ({ explorer, index, v: valueOf(macros, explorer, metric) }))
+      .sort((a, b) => b.v - a.v || a.index - b.index)
+      .map((e) => e.explorer);
+  return RANKING_METRICS.map((metric) => ({
+    metric,
+    before: rank(before, metric),
+    after: rank(after, metric),
+    tauB: kendallTauB(
+      explorers.map((e) => valueOf(before, e, metric)),
+      explorers.map((e) => valueOf(after, e, metric)),
+    ),
+  }));
 }
 
 /** Which per-repo rows the webview shows (it says so with a `layout` message). */
@@ -65,6 +124,9 @@ export function buildLeaderboardState(model: InspectorModel, focusMetric: Offici
     counting: { done, total: ids.length },
     selectedExplorer: selection.explorer ?? null,
     focusMetric,
+    groundTruth: model.groundTruths.sourceOf(selection).label,
+    rankings: [] as LeaderboardRanking[],
+    patchReachReady: false,
   };
   if (store.loading) return { ...base, status: 'loading', message: 'Loading the bench and prediction files…', explorers: [] };
   if (store.data.explorers.size === 0) {
@@ -73,7 +135,27 @@ export function buildLeaderboardState(model: InspectorModel, focusMetric: Offici
   }
   const board = model.leaderboard(selection.budget);
   const anatomy = new Map(board.anatomy.map((a) => [a.explorer, a]));
-  return { ...base, status: 'ready', message: '', explorers: board.scores.map((s) => explorerRow(s, anatomy.get(s.explorer), layout.matrix || layout.expanded.has(s.explorer))) };
+  const columns = model.runColumns(selection.budget);
+  const runs = new Map(columns.runs.map((r) => [r.explorer, r]));
+  const tokens = new Map(columns.tokens.map((t) => [t.explorer, t]));
+  const patch = new Map((board.patchReach ?? []).map((p) => [p.explorer, p]));
+  return {
+    ...base,
+    status: 'ready',
+    message: '',
+    patchReachReady: board.patchReach !== undefined,
+    rankings: leaderboardRankings(model),
+    explorers: board.scores.map((s) =>
+      explorerRow(
+        s,
+        anatomy.get(s.explorer),
+        patch.get(s.explorer),
+        layout.matrix || layout.expanded.has(s.explorer),
+        runsRow(runs.get(s.explorer), columns.pending.get(s.explorer) ?? 0),
+        tokensRow(tokens.get(s.explorer)),
+      ),
+    ),
+  };
 }
 
 /** The main table as CSV: full-precision numbers; a missing macro is an empty cell, not 0. */

@@ -3,6 +3,7 @@ import * as vscode from 'vscode';
 import { formatDeepLink, LINK_PATH, type LinkTarget, OFFICIAL_METRIC_NAMES, parseDeepLink } from '../../core';
 import { safeNotificationText as safe } from '../../shared/escape';
 import { isRecord } from '../../shared/guards';
+import { registerAddExplorerRuns } from './addExplorerRuns';
 import { registerAddPredictions, type AddPredictionsServices } from './addPredictions';
 import { resolveSnapshotFile, showLines } from '../base/navigation';
 import { snapshotPathOf } from '../base/snapshot';
@@ -25,7 +26,7 @@ export type LinkOutcome = { readonly ok: true; readonly warnings: readonly strin
 export interface LinkApi {
   /** Follows a link exactly as the URI handler does. */
   readonly handleLink: (uri: vscode.Uri) => Promise<LinkOutcome>;
-  /** Forgets the runs added with Add Predictions and reloads (tests clean up with it). */
+  /** Forgets the runs added with Add Predictions and Add Explorer Trajectories and reloads (tests clean up with it). */
   readonly forgetAddedRuns: () => Promise<void>;
 }
 
@@ -41,6 +42,7 @@ export function registerLinks(services: LinkServices): LinkRegistration {
   const { model, whenLoaded, log } = services;
   const { store } = model;
   const added = registerAddPredictions({ ...services, store });
+  const addedExplorerRuns = registerAddExplorerRuns({ ...services, store });
 
   const refuse = (message: string): LinkOutcome => {
     log(`link refused: ${message}`);
@@ -118,6 +120,7 @@ export function registerLinks(services: LinkServices): LinkRegistration {
   return {
     disposables: [
       ...added.disposables,
+      ...addedExplorerRuns.disposables,
       vscode.window.registerUriHandler({
         handleUri: (uri) =>
           handleLink(uri).then(
@@ -128,7 +131,13 @@ export function registerLinks(services: LinkServices): LinkRegistration {
       }),
       vscode.commands.registerCommand(COMMANDS.copyLink, copyLink),
     ],
-    api: { handleLink, forgetAddedRuns: added.forget },
+    api: {
+      handleLink,
+      forgetAddedRuns: async () => {
+        await added.forget();
+        await addedExplorerRuns.forget();
+      },
+    },
   };
 }
 

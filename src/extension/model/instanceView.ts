@@ -5,11 +5,15 @@
 import {
   explainInstance,
   missAnatomy,
+  patchAnatomy,
+  patchReach,
   preparePredictions,
   type InstanceExplanation,
   type LineSet,
   type MissAnatomy,
   type OfficialMetrics,
+  type PatchAnatomy,
+  type PatchReach,
   type PreparedGroundTruth,
   type PreparedInstance,
   type Region,
@@ -28,6 +32,13 @@ export interface ExplorerOnInstance {
   readonly explanation: InstanceExplanation;
   /** Why each core line was or was not reached within the budget. */
   readonly anatomy: MissAnatomy;
+  /**
+   * Whether the list reaches the lines the gold patch edits within B, and by which ranks; null when
+   * the record has no patch (issue 16: "did it reach the lines the fix changes?").
+   */
+  readonly patchReach: PatchReach | null;
+  /** The patch lines inside each anatomy category (the anatomy's patch markers); null without a patch. */
+  readonly patchAnatomy: PatchAnatomy | null;
 }
 
 /** The current instance, scored and explained for the current explorer, budget, profile and ground truth. */
@@ -81,10 +92,21 @@ export function buildInstanceView(inputs: ViewInputs): InstanceView {
   const { instance, selection, groundTruth } = inputs;
   const { budget } = selection;
   const repoPath = repoPathOf(instance);
+  const hasPatch = (instance.record.patch ?? '').trim() !== '';
   const onInstance = (explorer: string | undefined): ExplorerOnInstance => {
     const { predictions, hasRow } = inputs.listOf(explorer);
     const prepared = preparePredictions(groundTruth, predictions);
-    return { explorer, hasRow, predictions, prepared, explanation: explainInstance(prepared, budget), anatomy: missAnatomy(prepared, budget, { repoPath }) };
+    const anatomy = missAnatomy(prepared, budget, { repoPath });
+    return {
+      explorer,
+      hasRow,
+      predictions,
+      prepared,
+      explanation: explainInstance(prepared, budget),
+      anatomy,
+      patchReach: hasPatch ? patchReach(prepared, budget, inputs.patchLines) : null,
+      patchAnatomy: hasPatch ? patchAnatomy(anatomy, inputs.patchLines) : null,
+    };
   };
   const main = onInstance(selection.explorer);
   const { compareWith } = selection;

@@ -4,7 +4,7 @@
  * predictions cover a line. Pure (no `vscode`); the model computes them once per view and the
  * painters only word them through src/shared/texts.ts.
  */
-import { normalisePredictedPath, resolveRegion, type InstanceExplanation, type MissAnatomy, type PreparedInstance } from '../../core';
+import { normalisePredictedPath, resolveRegion, type InstanceExplanation, type MissAnatomy, type NearestPrediction, type PreparedInstance } from '../../core';
 import type { CoveringRank, MissDetail, MissedSpan } from '../../shared/texts';
 import type { Place, RevealTarget } from '../base/places';
 import type { InstanceView } from './instanceView';
@@ -67,6 +67,26 @@ function detailOf(input: MissInputs, path: string, category: MissedSpan['categor
     case 'file_not_predicted':
       return { category };
   }
+}
+
+/**
+ * The prediction nearest to one line (not to the whole missed run it lies in: issue 16 saw
+ * "starts 1 line below" on a line 1,169 lines above it), over the same ranges as the anatomy's
+ * nearest prediction (resolved ranges on the exact path, and swapped ones). Null when none.
+ */
+export function nearestToLine(prepared: PreparedInstance, path: string, line: number): NearestPrediction | null {
+  let best: NearestPrediction | null = null;
+  const offer = (rank: number, start: number, end: number): void => {
+    if (start <= line && line <= end) return;
+    const candidate: NearestPrediction = end < line ? { rank, distance: line - end, side: 'above' } : { rank, distance: start - line, side: 'below' };
+    if (best === null || candidate.distance < best.distance || (candidate.distance === best.distance && candidate.rank < best.rank)) best = candidate;
+  };
+  prepared.predictions.forEach(({ region, resolution }, index) => {
+    if (region.path !== path) return;
+    if (resolution.kind === 'resolved' && resolution.start <= resolution.end) offer(index + 1, resolution.start, resolution.end);
+    if (region.start > region.end && region.end >= 1) offer(index + 1, region.end, region.start);
+  });
+  return best;
 }
 
 /**

@@ -9,7 +9,9 @@
 import type { LineCounts, PreparedGroundTruth } from '../../core';
 import type { InstanceEntry } from '../../data';
 import type { AuditState } from '../state/auditState';
+import type { Store } from '../state/store';
 import type { Selection } from '../state/store';
+import type { BackgroundReads } from './backgroundReads';
 import type { InstanceView } from './instanceView';
 import { entryOf } from './rows';
 
@@ -24,10 +26,16 @@ export interface SliceInput {
   readonly groundTruth: PreparedGroundTruth;
   /** The key of that ground truth: part of every key that depends on it. */
   readonly groundTruthKey: string;
+  /** The bench file the workspace was loaded from (runs are found relative to its folder). */
+  readonly benchFile: string | undefined;
   /** The open instance's view when the slice is read for the open instance, else undefined. */
   readonly view: InstanceView | undefined;
   /** Another slice of the same instance (a slice built on another reads it here, cached like any read). */
   readonly slice: <U>(other: InstanceSlice<U>) => U;
+  /** The loaded data beyond the instance (the explorers' run folders, the bench file): read-only. */
+  readonly store: Pick<Store, 'data' | 'explorerRuns'>;
+  /** Reads from disk a slice waits for (see backgroundReads.ts); forgotten when the data is replaced. */
+  readonly background: BackgroundReads;
 }
 
 export interface InstanceSlice<T> {

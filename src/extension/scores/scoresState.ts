@@ -1,25 +1,84 @@
-import { type MissAnatomy, OFFICIAL_METRIC_NAMES, type OfficialMetricName } from '../../core';
-import { describeResolution } from '../../shared/texts';
-import { ANATOMY_CATEGORIES, type AnatomySummary } from '../../shared/anatomy';
+import * as path from 'node:path';
+import {
+  intersect,
+  lineArrivals,
+  lineViewing,
+  MISS_CATEGORIES,
+  subtract,
+  type MissAnatomy,
+  OFFICIAL_METRIC_NAMES,
+  type OfficialMetricName,
+  type PatchAnatomy,
+  type PatchReach,
+  patchReachSummary,
+} from '../../core';
+import type { InstanceWhatIf } from '../../data';
+import { describeResolution, lineArrivalsText, lineViewingText, runStatusText, runSummaryText, whatIfCoreSummary, whatIfLabel, whatIfRunsSummary } from '../../shared/texts';
+import { ANATOMY_CATEGORIES, type AnatomySummary, type RunMissedSpan, type RunSummary } from '../../shared/anatomy';
 import { METRIC_INFO } from '../../shared/metricInfo';
-import { type CompareSide, type CompareState, type CurvePoint, type ExplorerComparison, type ExplorerMacroRow, type ScoresState } from '../../shared/scoresProtocol';
+import {
+  type CompareSide,
+  type CompareState,
+  type CurvePoint,
+  type ExplorerComparison,
+  type ExplorerMacroRow,
+  type GroundTruthChoice,
+  type PatchReachRow,
+  type ScoresState,
+  type WhatIfNote,
+} from '../../shared/scoresProtocol';
 import type { ExplorerOnInstance, InstanceView } from '../model/instanceView';
 import type { InspectorModel } from '../model/model';
+import { COMPARED_EXPLORER_RUN, EXPLORER_RUN, type ExplorerRunState } from '../model/slices/explorerRun';
 import { RECALL_CURVE } from '../model/slices/recallCurve';
+import { REPAIR_RUNS, type RepairRunsState } from '../model/slices/repairRuns';
+
+/** Missed spans listed with what the runs say about them; the rest are counted. */
+const RUN_SPANS_SHOWN = 6;
 
 /** `wrong_region` spans listed under the anatomy bar; the rest are only counted. */
 const WRONG_REGION_SHOWN = 3;
 
-/** What the Scores webview shows, read from the model (pure; no `vscode`). */
-export function buildScoresState(model: InspectorModel): ScoresState {
+/** What the ground-truth selector offers, and the what-if in use (the what-if controller's; none in unit tests). */
+export interface ScoresGroundTruth {
+  readonly choice: GroundTruthChoice;
+  /** The what-if in use: its rules as text and the open instance's variant (undefined: none, or not computed for it). */
+  readonly whatIf: { readonly text: string; readonly instance: (id: string) => InstanceWhatIf | undefined } | undefined;
+}
+
+const AS_WRITTEN_ONLY: ScoresGroundTruth = { choice: { options: [{ id: 'as-written', label: 'as written' }], selected: 'as-written', pending: null }, whatIf: undefined };
+
+function whatIfNote(groundTruth: ScoresGroundTruth, instanceId: string): WhatIfNote | null {
+  const whatIf = groundTruth.whatIf;
+  const computed = whatIf?.instance(instanceId);
+  if (whatIf === undefined || computed === undefined) return null;
+  const v = computed.variant;
+  return {
+    label: whatIfLabel(whatIf.text),
+    core: whatIfCoreSummary(v.coreLinesBefore, v.coreLinesAfter, v.joinedLines, v.leftLines),
+    runs: whatIfRunsSummary(v.runCounts.rebuilt, v.runCounts.asRecorded, v.runCounts.dropped),
+    joined: v.joinedLines,
+    left: v.leftLines,
+  };
+}
+
+/**
+ * What the Scores webview shows, read from the model (pure; no `vscode`). `shownPath` words the
+ * bench file's path (the view passes it relative to the workspace folder).
+ */
+export function buildScoresState(model: InspectorModel, groundTruth: ScoresGroundTruth = AS_WRITTEN_ONLY, shownPath: (file: string) => string = path.basename): ScoresState {
   const { store } = model;
   const { selection } = store;
   const base = {
+    groundTruthChoice: groundTruth.choice,
+    afterLabel: groundTruth.whatIf === undefined ? 'Audited' : 'What-if',
+    whatIf: null,
     instanceId: selection.instanceId ?? '',
     explorer: selection.explorer ?? '',
     explorers: store.explorers,
     budget: selection.budget,
     profile: selection.profile,
+    bench: store.data.benchFile === undefined ? '' : shownPath(store.data.benchFile),
     groundTruth: '',
     metrics: [],
     ndcgAtBudget: 0,
@@ -34,6 +93,7 @@ export function buildScoresState(model: InspectorModel): ScoresState {
     macros: macroRows(model),
     anatomy: null,
     compare: null,
+    patchReach: null,
   };
   if (store.loading) return { ...base, status: 'loading', message: 'Loading SWE-Explore data…' };
   const view = model.view;
@@ -89,19 +149,112 @@ export function buildScoresState(model: InspectorModel): ScoresState {
     })),
     quirks: explanation.quirks.map((q) => q.message),
     comparison,
-    anatomy: anatomySummary(view.anatomy),
-    compare: view.compared === undefined ? null : compareState(view, view.compared),
+    anatomy: anatomySummary(
+      view.anatomy,
+      view.patchAnatomy,
+      runFacts(store, view.anatomy, model.slice(EXPLORER_RUN), () => model.slice(REPAIR_RUNS)),
+    ),
+    compare:
+      view.compared === undefined
+        ? null
+        : compareState(view, view.compared, {
+            a: runFacts(store, view.anatomy, model.slice(EXPLORER_RUN), () => model.slice(REPAIR_RUNS)),
+            b: runFacts(store, view.compared.anatomy, model.slice(COMPARED_EXPLORER_RUN), () => model.slice(REPAIR_RUNS)),
+          }),
+    whatIf: whatIfNote(groundTruth, view.instance.instanceId),
+    patchReach: view.patchReach === null ? null : patchReachRow(view.patchReach, view.patchAnatomy),
   };
 }
 
-/** The anatomy as the webview shows it: six counts in the core's order and the first wrong-region spans. */
-export function anatomySummary(anatomy: MissAnatomy): AnatomySummary {
+/** What an explorer's run adds to its anatomy: per category the lines it viewed (when read), and the run's summary (null: no run folder). */
+interface RunFacts {
+  readonly seen: Readonly<Record<string, number>> | undefined;
+  readonly run: RunSummary | null;
+}
+
+const NO_RUN: RunFacts = { seen: undefined, run: null };
+
+/** The anatomy as the webview shows it: six counts in the core's order (with the lines the explorer's run viewed), the first wrong-region spans, the run. */
+export function anatomySummary(anatomy: MissAnatomy, patch: PatchAnatomy | null = null, facts: RunFacts = NO_RUN): AnatomySummary {
   return {
     budget: anatomy.budget,
     coreLines: anatomy.coreLines,
-    categories: ANATOMY_CATEGORIES.map((category) => ({ category, lines: anatomy.counts[category] })),
+    categories: ANATOMY_CATEGORIES.map((category) =>
+      facts.seen === undefined ? { category, lines: anatomy.counts[category] } : { category, lines: anatomy.counts[category], seen: facts.seen[category] ?? 0 },
+    ),
     wrongRegion: anatomy.wrongRegion.slice(0, WRONG_REGION_SHOWN).map(({ path, start, end, nearest }) => ({ path, start, end, nearest: nearest === null ? null : { ...nearest } })),
     wrongRegionSpans: anatomy.wrongRegion.length,
+    run: facts.run,
+    patch: patch === null ? null : ANATOMY_CATEGORIES.map((category) => ({ category, lines: patch.counts[category] })),
+  };
+}
+
+/**
+ * The explorer's run on the instance as the Scores view shows it: the seen lines per category, a
+ * summary line, and the missed spans (the ones the run saw first) each with "seen at step N" /
+ * "never viewed" and how the repair runs got there.
+ */
+function runFacts(store: InspectorModel['store'], anatomy: MissAnatomy, run: ExplorerRunState | undefined, repairRuns: () => RepairRunsState | undefined): RunFacts {
+  if (run === undefined || run.kind === 'none' || run.kind === 'no-folder') return NO_RUN;
+  if (run.kind !== 'loaded') {
+    const text = runStatusText(run.kind === 'failed' ? { kind: 'failed', explorer: run.explorer, message: run.message } : { kind: run.kind, explorer: run.explorer });
+    return { seen: undefined, run: { text, loaded: false, seenMissed: 0, missed: 0, notes: [], spans: [], moreSpans: 0 } };
+  }
+  const seen = run.seen;
+  const seenMissed = seen?.seenMissed ?? 0;
+  const missed = seen?.missed ?? anatomy.coreLines - anatomy.counts.hit;
+  const pieces: { path: string; start: number; end: number; seen: boolean }[] = [];
+  for (const category of MISS_CATEGORIES) {
+    if (category === 'hit') continue;
+    for (const [path, set] of anatomy.spans[category]) {
+      const shown = run.viewed.get(path) ?? [];
+      for (const [start, end] of intersect(set, shown)) pieces.push({ path, start, end, seen: true });
+      for (const [start, end] of subtract(set, shown)) pieces.push({ path, start, end, seen: false });
+    }
+  }
+  // Seen spans first (they are the question: why not reported?), then by place.
+  pieces.sort((a, b) => Number(b.seen) - Number(a.seen) || (a.path < b.path ? -1 : a.path > b.path ? 1 : a.start - b.start));
+  // The repair runs are read only for an explorer with a run (they can be large).
+  const repair = pieces.length === 0 ? undefined : repairRuns();
+  const spans: RunMissedSpan[] = pieces.slice(0, RUN_SPANS_SHOWN).map(({ path, start, end }) => ({
+    path,
+    start,
+    end,
+    viewing: lineViewingText(lineViewing(run.run.viewed, path, start)),
+    arrivals: repair === undefined || repair.kind === 'loading' ? 'reading the repair runs…' : lineArrivalsText(lineArrivals(repair.runs, path, start)),
+  }));
+  const { steps, reads, viewedLines } = run.run.length;
+  const benchFile = store.data.benchFile;
+  // Shown relative to the bench folder when it lies inside it (the CLI prints it as given).
+  const relative = benchFile === undefined ? run.run.path : path.relative(path.dirname(benchFile), run.run.path);
+  const shownPath = relative.startsWith('..') || path.isAbsolute(relative) ? run.run.path : relative.split(path.sep).join('/');
+  return {
+    seen: seen?.seen,
+    run: {
+      text: runSummaryText(run.explorer, { path: shownPath, format: run.run.format, steps, reads, viewedLines }, seenMissed, missed),
+      loaded: true,
+      seenMissed,
+      missed,
+      notes: run.run.notes,
+      spans,
+      moreSpans: Math.max(0, pieces.length - RUN_SPANS_SHOWN),
+    },
+  };
+}
+
+/** Patch runs named under the patch-reach row; the rest are counted. */
+const PATCH_MISSED_SHOWN = 3;
+
+/** The patch-reach row: the summary, the first runs not reached, and the patch lines outside the core. */
+export function patchReachRow(reach: PatchReach, anatomy: PatchAnatomy | null): PatchReachRow {
+  return {
+    summary: patchReachSummary(reach),
+    patchLines: reach.patchLines,
+    reachedLines: reach.reachedLines,
+    firstRank: reach.firstRank,
+    missed: reach.missed.slice(0, PATCH_MISSED_SHOWN).map(({ path, start, end }) => ({ path, start, end })),
+    missedSpans: reach.missed.length,
+    outsideCore: anatomy?.outsideCore ?? 0,
   };
 }
 
@@ -109,17 +262,17 @@ export function anatomySummary(anatomy: MissAnatomy): AnatomySummary {
  * A (the shown explorer, with any audit applied) against B on the same instance, budget and
  * profile. A side without a row has null numbers: missing, not zero.
  */
-function compareState(view: InstanceView, compared: ExplorerOnInstance): CompareState {
-  const side = (on: ExplorerOnInstance): CompareSide => ({
+function compareState(view: InstanceView, compared: ExplorerOnInstance, runs: { readonly a: RunFacts; readonly b: RunFacts }): CompareState {
+  const side = (on: ExplorerOnInstance, facts: RunFacts): CompareSide => ({
     explorer: on.explorer ?? '',
     hasRow: on.hasRow,
     ndcgAtBudget: on.hasRow ? on.explanation.ndcg.ndcg : null,
     recallAtBudget: on.hasRow ? on.explanation.recallAtBudget : null,
-    anatomy: on.hasRow ? anatomySummary(on.anatomy) : null,
+    anatomy: on.hasRow ? anatomySummary(on.anatomy, on.patchAnatomy, facts) : null,
   });
   return {
-    a: side(view),
-    b: side(compared),
+    a: side(view, runs.a),
+    b: side(compared, runs.b),
     metrics: OFFICIAL_METRIC_NAMES.map((name: OfficialMetricName) => {
       const a = view.hasRow ? view.explanation.metrics[name] : null;
       const b = compared.hasRow ? compared.explanation.metrics[name] : null;

@@ -8,8 +8,10 @@ import { parseFromScoresWebview, type FromScoresWebview, type ScoresState } from
 import { COMMANDS } from '../base/ids';
 import type { Probe } from '../base/probe';
 import { WebviewHost } from '../base/webviewHost';
+import { workspaceRelative } from '../base/workspacePaths';
 import type { InspectorModel, ModelChange } from '../model/model';
-import { buildScoresState } from './scoresState';
+import type { WhatIfController } from '../whatif/whatIfController';
+import { buildScoresState, type ScoresGroundTruth } from './scoresState';
 
 /**
  * The Scores view shows the open instance and the explorers' macro averages: background line
@@ -25,6 +27,7 @@ export class ScoresView extends WebviewHost<ScoresState, FromScoresWebview> impl
     extensionUri: vscode.Uri,
     probe: Probe,
     log: (line: string) => void,
+    private readonly whatIf: WhatIfController,
   ) {
     super({
       name: 'scores',
@@ -40,6 +43,7 @@ export class ScoresView extends WebviewHost<ScoresState, FromScoresWebview> impl
         if (changesScores(change)) this.update();
       }),
     );
+    this.register(whatIf.onDidChange(() => this.update()));
     this.update();
   }
 
@@ -49,7 +53,17 @@ export class ScoresView extends WebviewHost<ScoresState, FromScoresWebview> impl
 
   private update(): void {
     this.options.probe.report({ kind: 'paint', surface: 'scores' });
-    this.post(buildScoresState(this.model));
+    const started = performance.now();
+    this.post(buildScoresState(this.model, this.groundTruth(), workspaceRelative));
+    this.options.probe.report({ kind: 'timing', name: 'scores: state', ms: performance.now() - started });
+  }
+
+  private groundTruth(): ScoresGroundTruth {
+    const active = this.whatIf.active;
+    return {
+      choice: this.whatIf.choices(),
+      whatIf: active === undefined ? undefined : { text: active.text, instance: (id) => active.variants.get(id) },
+    };
   }
 
   protected onMessage(message: FromScoresWebview): void {
@@ -69,6 +83,12 @@ export class ScoresView extends WebviewHost<ScoresState, FromScoresWebview> impl
         break;
       case 'stopComparing':
         store.select({ compareWith: undefined });
+        break;
+      case 'setGroundTruth':
+        void this.whatIf.apply(message.choice);
+        break;
+      case 'composeWhatIf':
+        void vscode.commands.executeCommand(COMMANDS.chooseGroundTruth);
         break;
       case 'ready':
         break;

@@ -4,7 +4,7 @@
  * the model's (src/extension/model/), which listens to these events.
  */
 import type { Profile } from '../../core';
-import { EMPTY_WORKSPACE, type WorkspaceModel } from '../../data';
+import { EMPTY_WORKSPACE, type ExplorerRunIndex, type WorkspaceModel } from '../../data';
 import { Emitter } from '../base/emitter';
 import { Disposable } from '../base/lifecycle';
 import { auditDifference, EMPTY_AUDIT, type AuditState } from './auditState';
@@ -28,7 +28,15 @@ export interface Selection {
   readonly audited: boolean;
   /** The open instance's trajectory the leave-one-out layer drops; forgotten when another instance opens. */
   readonly leftOutTrajectory: string | undefined;
+  /**
+   * Where repair runs are found and which reports say they resolved (the trajectory settings), as a
+   * canonical JSON string, so that an unchanged setting is an unchanged key.
+   */
+  readonly trajectorySources: string;
 }
+
+/** {@link Selection.trajectorySources} when nothing is set: runs under the bench file's folder, no reports. */
+export const NO_TRAJECTORY_SOURCES = JSON.stringify({ roots: [], templates: [], reports: [] });
 
 /**
  * What changed, so that the model invalidates exactly what depends on it:
@@ -44,14 +52,17 @@ export type StoreChange =
   | { readonly kind: 'lineCounts'; readonly instanceIds: ReadonlySet<string>; readonly complete: boolean }
   | { readonly kind: 'audit'; readonly instanceIds: ReadonlySet<string>; readonly statusIds: ReadonlySet<string> };
 
+const NO_EXPLORER_RUNS: ReadonlyMap<string, ExplorerRunIndex> = new Map();
+
 /** What a new store starts from: the scoring settings. */
-export type InitialSelection = Pick<Selection, 'budget' | 'profile' | 'topK'>;
+export type InitialSelection = Pick<Selection, 'budget' | 'profile' | 'topK'> & Partial<Pick<Selection, 'trajectorySources'>>;
 
 export class Store extends Disposable {
   private readonly changed = this.register(new Emitter<StoreChange>());
   readonly onDidChange = this.changed.event;
 
   private dataValue: WorkspaceModel = EMPTY_WORKSPACE;
+  private explorerRunsValue: ReadonlyMap<string, ExplorerRunIndex> = NO_EXPLORER_RUNS;
   private selectionValue: Selection;
   private loadingValue = false;
   private readonly lineCounts = new Map<string, ReadonlyMap<string, number>>();
@@ -59,11 +70,25 @@ export class Store extends Disposable {
 
   constructor(initial: InitialSelection) {
     super();
-    this.selectionValue = { ...initial, instanceId: undefined, explorer: undefined, compareWith: undefined, groundTruth: AS_WRITTEN, audited: true, leftOutTrajectory: undefined };
+    this.selectionValue = {
+      trajectorySources: NO_TRAJECTORY_SOURCES,
+      ...initial,
+      instanceId: undefined,
+      explorer: undefined,
+      compareWith: undefined,
+      groundTruth: AS_WRITTEN,
+      audited: true,
+      leftOutTrajectory: undefined,
+    };
   }
 
   get data(): WorkspaceModel {
     return this.dataValue;
+  }
+
+  /** Explorer label → its own runs' folder, indexed (issue 19): loaded with the data, replaced with it. */
+  get explorerRuns(): ReadonlyMap<string, ExplorerRunIndex> {
+    return this.explorerRunsValue;
   }
 
   get selection(): Selection {
@@ -107,9 +132,13 @@ export class Store extends Disposable {
     this.changed.fire({ kind: 'data' });
   }
 
-  /** Replaces the loaded data (and forgets the line counts read for the old); keeps the selection where it still makes sense. */
-  setData(data: WorkspaceModel): void {
+  /**
+   * Replaces the loaded data and the explorers' run folders found with it (and forgets the line
+   * counts read for the old); keeps the selection where it still makes sense.
+   */
+  setData(data: WorkspaceModel, explorerRuns: ReadonlyMap<string, ExplorerRunIndex> = NO_EXPLORER_RUNS): void {
     this.dataValue = data;
+    this.explorerRunsValue = explorerRuns;
     this.loadingValue = false;
     this.lineCounts.clear();
     const { instanceId, explorer, compareWith } = this.selectionValue;

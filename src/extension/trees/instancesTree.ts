@@ -1,6 +1,6 @@
 /** The Instances tree: instances grouped by repo, each with a compact score for the current explorer; filterable, queryable and sortable. */
 import * as vscode from 'vscode';
-import { evaluateQuery, queryReadsMetrics, type InstanceQuery, type OfficialMetricName, type QueryContext } from '../../core';
+import { evaluateQuery, isRowColumn, queryReadsMetrics, type InstanceQuery, type OfficialMetricName, type QueryContext } from '../../core';
 import { safeNotificationText as safe } from '../../shared/escape';
 import { METRIC_INFO } from '../../shared/metricInfo';
 import { COMMANDS, TREE_ITEMS } from '../base/ids';
@@ -67,6 +67,8 @@ export class InstancesTreeProvider extends Disposable implements vscode.TreeData
 
   private onModelChange(change: ModelChange): void {
     if (change.kind === 'slice') return;
+    // Runs read for a query's `seen_missed` move its matches; otherwise they show nowhere here.
+    if (change.kind === 'runsRead' && !this.queryReadsRuns()) return;
     if (change.kind === 'data') this.instanceNodes.clear();
     this.visibleCache = undefined;
     // Counts of a batch of other instances only fill in their scores: refresh those items, unless
@@ -106,11 +108,20 @@ export class InstancesTreeProvider extends Disposable implements vscode.TreeData
     return this.queryValue;
   }
 
-  /** A query without terms clears it. */
+  /** A query without terms clears it. A query on `seen_missed` reads the explorers' runs in the background (the tree refreshes as they land). */
   set query(query: InstanceQuery | undefined) {
     this.queryValue = query === undefined || query.terms.length === 0 ? undefined : query;
     this.visibleCache = undefined;
     this.changed.fire(undefined);
+    if (this.queryReadsRuns()) {
+      const current = this.queryValue;
+      void this.model.readExplorerRuns(() => this.queryValue !== current);
+    }
+  }
+
+  /** Whether the query has a term on a row column (`seen_missed`), which the explorers' runs give. */
+  private queryReadsRuns(): boolean {
+    return this.queryValue?.terms.some((term) => term.kind === 'metric' && (isRowColumn(term.left.metric) || (term.minus !== undefined && isRowColumn(term.minus.metric)))) === true;
   }
 
   /** The tree view showing this provider: its message says how many instances match. */
@@ -161,12 +172,13 @@ export class InstancesTreeProvider extends Disposable implements vscode.TreeData
     if (metrics === undefined) {
       item.description = selection.explorer === undefined ? 'no explorer loaded' : this.store.hasRow(node.instanceId, selection.explorer) ? '…' : '— missing: no row from this explorer';
     } else {
-      const parts = [`${METRIC_INFO[shown].label} ${formatScore(metrics[shown])}`];
-      if (shown !== 'ndcg_at_500') parts.push(`nDCG@500 ${formatScore(metrics.ndcg_at_500)}`);
+      // Value first: a narrow sidebar cuts the end of a description, and the number is what matters.
+      const parts = [`${formatScore(metrics[shown])} ${METRIC_INFO[shown].label}`];
+      if (shown !== 'ndcg_at_500') parts.push(`${formatScore(metrics.ndcg_at_500)} nDCG@500`);
       item.description = parts.join(' · ');
     }
     const audit = auditLabel(this.store.audit, node.instanceId);
-    if (audit !== '') item.description = `${audit} · ${String(item.description)}`;
+    if (audit !== '') item.description = `${String(item.description)} · ${audit}`;
     const isCurrent = selection.instanceId === node.instanceId;
     item.iconPath = new vscode.ThemeIcon(isCurrent ? 'eye' : metrics === undefined ? 'circle-outline' : metrics.recall >= 1 ? 'pass' : metrics.recall > 0 ? 'circle-large-outline' : 'error');
     item.tooltip = `${safe(node.instanceId)}${selection.explorer === undefined ? '' : ` · ${safe(selection.explorer)}`}${isCurrent ? ' (open)' : ''} · audit: ${audit === '' ? 'unaudited' : audit}`;
@@ -217,6 +229,7 @@ export class InstancesTreeProvider extends Disposable implements vscode.TreeData
       metric: (instanceId, explorer, name) => (store.data.explorers.get(explorer)?.rows.has(instanceId) === true ? model.scoreOf(instanceId, explorer)?.[name] : undefined),
       repo: (instanceId) => store.data.instances.get(instanceId)?.repo,
       audited: (instanceId) => store.audit.accepted.has(instanceId) || store.audit.removalsByInstance.has(instanceId),
+      rowValue: (instanceId, explorer) => model.seenMissedOf(instanceId, explorer),
     };
   }
 

@@ -1,6 +1,20 @@
 import * as path from 'node:path';
 import * as vscode from 'vscode';
-import { checkWorkspace, EMPTY_WORKSPACE, EXPLORER_TRAJECTORY_EXCLUDE_GLOB, globBase, LineCountCache, loadWorkspace, nextTurn, type Problem, type WorkspaceModel } from '../../data';
+import {
+  benchCandidates,
+  checkWorkspace,
+  EMPTY_WORKSPACE,
+  EXPLORER_TRAJECTORY_EXCLUDE_GLOB,
+  findExplorerTrajectoryFolder,
+  globBase,
+  indexExplorerRuns,
+  LineCountCache,
+  loadWorkspace,
+  nextTurn,
+  type ExplorerRunIndex,
+  type Problem,
+  type WorkspaceModel,
+} from '../../data';
 import { Debounced } from '../base/debounce';
 import { Disposable } from '../base/lifecycle';
 import { LineCountReader } from './lineCountReader';
@@ -40,8 +54,19 @@ export class WorkspaceLoader extends Disposable {
    * Asked for when the files are read, so a provider set during activation covers the first load.
    */
   addedRuns: () => AddedRuns = () => NO_ADDED_RUNS;
+  /** Explorer run folders the user added (Add Explorer Trajectories), by explorer label; they win over a `trajs/` found beside the file. */
+  addedExplorerRuns: () => ReadonlyMap<string, string> = () => new Map();
 
   private readonly counter: LineCountReader;
+  private benchChoiceValue: BenchChoice = NO_BENCH;
+  private readonly benchChosen = this.register(new vscode.EventEmitter<BenchChoice>());
+  /** Fires after each load with the bench it chose and the other candidates. */
+  readonly onDidChooseBench = this.benchChosen.event;
+
+  /** The latest load's bench and the other files that may be the bench. */
+  get benchChoice(): BenchChoice {
+    return this.benchChoiceValue;
+  }
 
   constructor(
     private readonly store: Store,
@@ -111,7 +136,14 @@ export class WorkspaceLoader extends Disposable {
 
   private async read(generation: number, signal: AbortSignal): Promise<void> {
     const settings = readDataSettings();
-    const reading = readWorkspace(settings, signal, () => this.addedRuns());
+    const reading = readWorkspace(
+      settings,
+      signal,
+      () => this.addedRuns(),
+      (choice) => {
+        if (generation === this.generation) this.benchChoiceValue = choice;
+      },
+    );
     void vscode.window.withProgress({ location: { viewId: VIEWS.instances }, title: 'Loading SWE-Explore data' }, () => reading.catch(() => undefined));
     // A load that takes a while (a full benchmark with many runs) also gets a notification with
     // Cancel; quick reloads (a prediction file saved) stay quiet.
@@ -124,15 +156,19 @@ export class WorkspaceLoader extends Disposable {
         return reading.catch(() => undefined);
       });
     }, NOTIFY_AFTER_MS);
-    const model = await reading.finally(() => clearTimeout(slow));
+    const read = await reading.finally(() => clearTimeout(slow));
+    if (generation !== this.generation) return;
+    const runs = await indexRunFolders(read, this.addedExplorerRuns());
+    const model = runs.problems.length === 0 ? read : { ...read, problems: [...read.problems, ...runs.problems] };
     // Building the model's last index and filling the store and views are separate turns, so a
     // large benchmark never holds the extension host for both at once.
     await nextTurn();
     if (generation !== this.generation) return;
     this.cache.clear();
     this.checkProblems = [];
-    this.store.setData(model);
+    this.store.setData(model, runs.folders);
     this.problemsChanged.fire(this.allProblems());
+    this.benchChosen.fire(this.benchChoiceValue);
     this.watch(settings, model.benchFile);
     const current = this.store.selection.instanceId;
     if (current !== undefined) await this.ensureLineCounts(current);
@@ -183,6 +219,29 @@ export class WorkspaceLoader extends Disposable {
   }
 }
 
+/**
+ * The explorers' own run folders (issue 19): the one the user added for a label, else `trajs/` beside
+ * the explorer's prediction file. Indexing lists file names only; a run is read when it is needed.
+ */
+async function indexRunFolders(model: WorkspaceModel, added: ReadonlyMap<string, string>): Promise<{ folders: Map<string, ExplorerRunIndex>; problems: Problem[] }> {
+  const folders = new Map<string, ExplorerRunIndex>();
+  const problems: Problem[] = [];
+  // One index per folder: the explorers of one prediction file share its trajs/.
+  const byFolder = new Map<string, Promise<ExplorerRunIndex>>();
+  const isInstance = (id: string): boolean => model.instances.has(id);
+  for (const [label, run] of model.explorers) {
+    const folder = added.get(label) ?? (await findExplorerTrajectoryFolder(run.file));
+    if (folder === undefined) continue;
+    let index = byFolder.get(folder);
+    if (index === undefined) {
+      byFolder.set(folder, (index = indexExplorerRuns(folder, isInstance)));
+      for (const p of (await index).problems) problems.push(p);
+    }
+    folders.set(label, await index);
+  }
+  return { folders, problems };
+}
+
 /** Prediction files and transcript folders added by the user, as absolute paths. */
 export interface AddedRuns {
   readonly predictionFiles: readonly string[];
@@ -201,18 +260,47 @@ function resolveSetting(value: string): string | undefined {
   return folder === undefined ? undefined : path.join(folder.uri.fsPath, value);
 }
 
-/** The bench file: the setting, else the first `bench*.jsonl` in the workspace (shallowest first). */
-async function findBenchFile(settings: DataSettings): Promise<string | undefined> {
+/**
+ * The bench file: the setting, else the first `bench*.jsonl` in the workspace (shallowest first)
+ * that is not a file this tool wrote (an export under `.swe-explore/`, or one the export registry
+ * recognises wherever it was moved). The other candidates are returned so that more than one is
+ * a visible choice, never a silent one.
+ */
+async function findBenchFile(settings: DataSettings): Promise<BenchChoice> {
   const configured = resolveSetting(settings.benchFile);
-  if (configured !== undefined) return configured;
-  const found = await vscode.workspace.findFiles('**/bench*.jsonl', '**/{node_modules,.git}/**', 50);
-  const paths = found.map((uri) => uri.fsPath).sort((a, b) => a.split(path.sep).length - b.split(path.sep).length || a.localeCompare(b));
-  return paths[0];
+  if (configured !== undefined) return { file: configured, candidates: [configured], configured: true };
+  const candidates = await searchBenchCandidates();
+  return { file: candidates[0], candidates, configured: false };
 }
 
+/** The workspace's `bench*.jsonl` files that may be the bench (not this tool's exports), shallowest first. */
+export async function searchBenchCandidates(): Promise<readonly string[]> {
+  const found = await vscode.workspace.findFiles('**/bench*.jsonl', '**/{node_modules,.git}/**', 50);
+  const roots = (vscode.workspace.workspaceFolders ?? []).map((folder) => folder.uri.fsPath);
+  return (
+    await benchCandidates(
+      found.map((uri) => uri.fsPath),
+      roots,
+    )
+  ).candidates;
+}
+
+/** Which bench a load chose, and among which candidates. */
+export interface BenchChoice {
+  readonly file: string | undefined;
+  /** Every file that may be the bench, the loaded one first when it was found (not configured). */
+  readonly candidates: readonly string[];
+  /** Whether `sweExplore.data.benchFile` named it. */
+  readonly configured: boolean;
+}
+
+const NO_BENCH: BenchChoice = { file: undefined, candidates: [], configured: false };
+
 /** Finds the files the settings point at and loads them through the shared workspace model. */
-async function readWorkspace(settings: DataSettings, signal: AbortSignal, addedRuns: () => AddedRuns): Promise<WorkspaceModel> {
-  const benchFile = await findBenchFile(settings);
+async function readWorkspace(settings: DataSettings, signal: AbortSignal, addedRuns: () => AddedRuns, chosen: (choice: BenchChoice) => void): Promise<WorkspaceModel> {
+  const choice = await findBenchFile(settings);
+  chosen(choice);
+  const benchFile = choice.file;
   if (benchFile === undefined) return EMPTY_WORKSPACE;
   const added = addedRuns();
   const benchDir = path.dirname(benchFile);

@@ -51,6 +51,34 @@ function renderTests(state: InstanceState): HTMLElement {
   return block('tests', `FAIL_TO_PASS (${state.failToPass.length})`, note(state.failToPassNote), state.failToPass.length > 0 ? list : null);
 }
 
+/** Verified and resolved at a glance, on the row's closed summary. */
+function runSummary(row: TrajectoryRow): HTMLElement | null {
+  const run = row.run;
+  if (run === null || !run.loaded) return null;
+  return el(
+    'span',
+    { class: 'run-summary' },
+    ` · ${run.verified ? '✓ verified' : '✗ not verified'} · ${run.resolution === 'unknown' ? 'resolution unknown' : run.resolution === 'resolved' ? 'resolved' : 'not resolved'}`,
+  );
+}
+
+/** The run's own facts: model, messages, reads, verified, resolved; "Open run" shows it in the Trajectory view. */
+function renderRunFacts(row: TrajectoryRow, post: Post): HTMLElement {
+  const run = row.run;
+  if (run === null) return el('p', { class: 'run-facts muted' }, 'Loading the run…');
+  if (!run.loaded) return el('p', { class: 'run-facts', 'data-run-loaded': 'false' }, el('span', { class: 'muted' }, `Run not loaded: ${run.problem}`));
+  const open = el('button', { type: 'button', class: 'open-run', 'aria-label': `Open the run ${row.trajPath} in the Trajectory view` }, 'Open run');
+  open.addEventListener('click', () => post({ type: 'openTrajectory', trajPath: row.trajPath }));
+  return el(
+    'p',
+    { class: 'run-facts', 'data-run-verified': run.verified ? 'true' : 'false', 'data-run-resolution': run.resolution },
+    `${run.model} · ${run.messages} messages · ${run.reads} reads · `,
+    el('span', { class: run.verified ? 'verified' : 'unverified' }, `${run.verified ? '✓' : '✗'} ${run.verificationText}`),
+    ` · ${run.resolutionText} `,
+    open,
+  );
+}
+
 function renderTrajectory(row: TrajectoryRow, open: boolean, post: Post): HTMLElement {
   const steps = row.steps.map((step) => {
     const label = `step ${step.stepIdx} · ${step.path} ${step.rangeText}`;
@@ -64,7 +92,8 @@ function renderTrajectory(row: TrajectoryRow, open: boolean, post: Post): HTMLEl
   const details = el(
     'details',
     { class: 'trajectory', 'data-trajectory': row.trajPath, open },
-    el('summary', { title: row.trajPath }, row.label, el('span', { class: 'muted' }, ` · ${row.steps.length + row.omittedSteps} read steps`)),
+    el('summary', { title: row.trajPath }, row.label, el('span', { class: 'muted' }, ` · ${row.steps.length + row.omittedSteps} read steps`), runSummary(row)),
+    renderRunFacts(row, post),
     el('ol', { class: 'steps' }, steps),
     row.omittedSteps > 0 ? note(`…and ${row.omittedSteps} more steps not listed.`) : null,
   );

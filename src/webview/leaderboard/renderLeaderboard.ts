@@ -5,13 +5,77 @@
  * repo, instance id) goes through `el`, i.e. text nodes only. Cells carry `data-explorer`,
  * `data-metric`, `data-value` (full precision) and, in per-repo cells, `data-repo`.
  */
-import { LEADERBOARD_COLUMNS, leaderboardCaption, type FromLeaderboardWebview, type LeaderboardExplorerRow, type LeaderboardState, type MetricValueMap } from '../../shared/leaderboardProtocol';
+import {
+  LEADERBOARD_COLUMNS,
+  leaderboardCaption,
+  type FromLeaderboardWebview,
+  type LeaderboardExplorerRow,
+  type LeaderboardRanking,
+  type LeaderboardState,
+  type MetricValueMap,
+} from '../../shared/leaderboardProtocol';
 import { METRIC_INFO, type OfficialMetricName } from '../../shared/metricInfo';
 import { ANATOMY_CATEGORIES, ANATOMY_INFO, type MissCategory } from '../../shared/anatomy';
 import { el } from '../dom';
 import { fmt3, fmtCount } from '../format';
 
 type SortKey = 'explorer' | 'instances' | OfficialMetricName;
+
+/** One explorer's rank as written → now ("2 → 1"), marked when it moved. */
+function rankCell(ranking: LeaderboardRanking, explorer: string): HTMLElement {
+  const before = ranking.before.indexOf(explorer) + 1;
+  const after = ranking.after.indexOf(explorer) + 1;
+  const moved = before !== after;
+  return el(
+    'td',
+    { class: moved ? 'num rank moved' : 'num rank', 'data-explorer': explorer, 'data-rank-before': before, 'data-rank-after': after, title: `${explorer}: rank ${before} as written, ${after} now` },
+    moved ? `${before} → ${after}` : String(after),
+  );
+}
+
+/** Under a ground truth other than the bench as written: every ranking metric's ranks as written → now, with τ-b. */
+function rankingsTable(state: LeaderboardState): HTMLElement | null {
+  if (state.rankings.length === 0) return null;
+  const explorers = state.rankings[0]!.before;
+  return el(
+    'section',
+    { class: 'rankings-section', 'aria-labelledby': 'rankings-heading' },
+    el('h3', { id: 'rankings-heading' }, `Ranks: as written → ${state.groundTruth}`),
+    el(
+      'div',
+      { class: 'table-scroll' },
+      el(
+        'table',
+        { class: 'rankings-table', 'data-rankings': '' },
+        el(
+          'thead',
+          null,
+          el(
+            'tr',
+            null,
+            el('th', { scope: 'col' }, 'Metric'),
+            explorers.map((e) => el('th', { scope: 'col', class: 'num' }, e)),
+            el('th', { scope: 'col', class: 'num' }, 'Kendall τ-b'),
+          ),
+        ),
+        el(
+          'tbody',
+          null,
+          state.rankings.map((r) =>
+            el(
+              'tr',
+              { 'data-metric': r.metric },
+              el('th', { scope: 'row' }, METRIC_INFO[r.metric].label),
+              explorers.map((e) => rankCell(r, e)),
+              el('td', { class: 'num', 'data-tau-b': r.tauB === null ? '' : String(r.tauB) }, r.tauB === null ? '—' : r.tauB.toFixed(3)),
+            ),
+          ),
+        ),
+      ),
+    ),
+    el('p', { class: 'muted note' }, 'Explorers best first by each metric\u2019s macro average; τ-b pairs the averages as written with those now (1: the same order).'),
+  );
+}
 
 /** What the person chose in the panel; survives a new state and a reload of the page. */
 export interface LeaderboardUi {
@@ -25,7 +89,30 @@ export interface LeaderboardUi {
 }
 
 export function defaultUi(): LeaderboardUi {
-  return { sort: 'explorer', descending: false, mode: 'explorers', matrixMetric: 'ndcg_at_500', expanded: [], segment: null };
+  // Recall@500 by default: nDCG@500 is 1.000 on most repos of a small benchmark and ranks nothing.
+  return { sort: 'explorer', descending: false, mode: 'explorers', matrixMetric: 'recall_at_500', expanded: [], segment: null };
+}
+
+function patchReachHeaderTitle(budget: number): string {
+  return `Gold patch lines (removed lines and insertion anchors on the base snapshot) reached within B=${budget}, summed over the instances with a patch`;
+}
+
+/** "9/11 · 82%": patch lines reached within B over the rows with a patch; "—" when none has one. */
+function patchReachCell(row: LeaderboardExplorerRow, budget: number, ready: boolean): HTMLElement {
+  if (!ready) return el('td', { class: 'num patch-col muted', 'data-patch-pending': 'true', title: 'Computing the gold patch reach…' }, '…');
+  const reach = row.patchReach;
+  if (reach === null) return el('td', { class: 'num patch-col missing', 'data-patch-reach': '', title: 'No instance of this explorer has a gold patch' }, '—');
+  const share = reach.patchLines === 0 ? '' : ` · ${Math.round((100 * reach.reachedLines) / reach.patchLines)}%`;
+  return el(
+    'td',
+    {
+      class: 'num patch-col',
+      'data-explorer': row.explorer,
+      'data-patch-reach': `${reach.reachedLines}/${reach.patchLines}`,
+      title: `${reach.reachedLines} of ${reach.patchLines} gold patch lines reached within B=${budget}, over ${reach.instances} instance${reach.instances === 1 ? '' : 's'} with a patch`,
+    },
+    `${fmtCount(reach.reachedLines)}/${fmtCount(reach.patchLines)}${share}`,
+  );
 }
 
 export interface LeaderboardView {
@@ -117,6 +204,7 @@ export function createLeaderboardView(root: HTMLElement, post: (message: FromLea
       null,
       sortHeader('explorer', 'Explorer', 'Explorer label (one per prediction file or explorer field)'),
       sortHeader('instances', 'Instances', 'Instances averaged, and of how many once every line count is read (an explorer without a row for an instance is missing there, not zero)'),
+      el('th', { scope: 'col', class: 'num patch-col', title: patchReachHeaderTitle(state.budget) }, 'Patch reach'),
       LEADERBOARD_COLUMNS.map((name) => sortHeader(name, METRIC_INFO[name].label, `${name}: ${METRIC_INFO[name].definition}`)),
     );
     const body = el('tbody');
@@ -150,6 +238,7 @@ export function createLeaderboardView(root: HTMLElement, post: (message: FromLea
             { class: `num instances${short ? ' short' : ''}`, 'data-explorer': row.explorer, 'data-instances': String(row.instances), 'data-expected': String(row.expected) },
             instancesText(row),
           ),
+          patchReachCell(row, state.budget, state.patchReachReady === true),
           LEADERBOARD_COLUMNS.map((name) => metricCell(row.explorer, name, row.values)),
         ),
       );
@@ -161,6 +250,7 @@ export function createLeaderboardView(root: HTMLElement, post: (message: FromLea
             { class: 'repo-row', 'data-row-explorer': row.explorer, 'data-row-repo': repo.repo },
             el('th', { scope: 'row', class: 'name repo-name', title: repo.repo }, repo.repo),
             el('td', { class: 'num instances', 'data-explorer': row.explorer, 'data-repo': repo.repo }, fmtCount(repo.instances)),
+            el('td', { class: 'num patch-col muted' }),
             LEADERBOARD_COLUMNS.map((name) => metricCell(row.explorer, name, repo.values, repo.repo)),
           ),
         );
@@ -190,7 +280,17 @@ export function createLeaderboardView(root: HTMLElement, post: (message: FromLea
           el('th', { scope: 'row', class: 'name', title: repo }, repo),
           explorers.map((row) => {
             const found = row.repos.find((r) => r.repo === repo);
-            return metricCell(row.explorer, metric, found?.values ?? null, repo);
+            const cell = metricCell(row.explorer, metric, found?.values ?? null, repo);
+            // How many instances the cell averages: a repo with n = 1 reads very differently.
+            if (found !== undefined)
+              cell.append(
+                el(
+                  'span',
+                  { class: 'cell-n muted', 'data-n': String(found.instances), title: `averaged over ${found.instances} instance${found.instances === 1 ? '' : 's'}` },
+                  `n=${fmtCount(found.instances)}`,
+                ),
+              );
+            return cell;
           }),
         ),
       );
@@ -204,6 +304,76 @@ export function createLeaderboardView(root: HTMLElement, post: (message: FromLea
       ),
     );
     return el('div', { class: 'table-wrap' }, el('table', { class: 'leaderboard matrix' }, el('thead', null, head), body));
+  };
+
+  /** One number of the spend table: a mean with one decimal, a dash when there is none. */
+  const mean = (value: number | null | undefined): string => (typeof value === 'number' && Number.isFinite(value) ? value.toFixed(1) : '—');
+
+  /**
+   * What the explorers' own runs saw and what the explorers spent (issue 19): per explorer with runs
+   * or token usage, "viewed but not reported" (missed core lines its runs viewed / missed core
+   * lines, as `misses --explorer-trajs` sums them), the runs' mean length, tokens per instance and
+   * per core line hit. Null when no explorer has either.
+   */
+  const spendTable = (state: LeaderboardState): HTMLElement | null => {
+    const rows = state.explorers.filter((row) => (row.runs ?? null) !== null || (row.tokens ?? null) !== null);
+    if (rows.length === 0) return null;
+    const th = (text: string, title: string): HTMLElement => el('th', { scope: 'col', class: 'num', title }, text);
+    const head = el(
+      'tr',
+      null,
+      el('th', { scope: 'col', class: 'name' }, 'Explorer'),
+      th('Runs', 'Scored rows with a run of the explorer read (… while more are being read)'),
+      th('Viewed but not reported', "Missed core lines the explorer's own runs viewed / missed core lines of those rows (as swe-explore misses --explorer-trajs sums them)"),
+      th('Steps', 'Mean assistant steps per run'),
+      th('Reads', 'Mean kept reads per run'),
+      th('Lines viewed', 'Mean distinct lines a run viewed'),
+      th('Tokens / instance', "Mean of the rows' token_usage (the runner's figure)"),
+      th('Tokens / core line hit', 'Σ tokens / Σ core lines hit within B over the rows with token_usage'),
+    );
+    const body = el(
+      'tbody',
+      null,
+      rows.map((row) => {
+        const runs = row.runs ?? null;
+        const tokens = row.tokens ?? null;
+        const viewed =
+          runs === null
+            ? '—'
+            : runs.missed === 0
+              ? runs.runs === 0
+                ? '—'
+                : 'nothing missed'
+              : `${((100 * runs.seenMissed) / runs.missed).toFixed(1)}% (${fmtCount(runs.seenMissed)}/${fmtCount(runs.missed)})`;
+        return el(
+          'tr',
+          { 'data-runs-explorer': row.explorer },
+          el('th', { scope: 'row', class: 'name', title: row.explorer }, row.explorer),
+          el(
+            'td',
+            { class: 'num', 'data-runs': runs === null ? '' : String(runs.runs), 'data-pending': runs === null ? '' : String(runs.pending) },
+            runs === null ? '—' : `${fmtCount(runs.runs)}${runs.pending > 0 ? ` (+${fmtCount(runs.pending)} reading…)` : ''}`,
+          ),
+          el('td', { class: 'num', 'data-seen-missed': runs === null ? '' : String(runs.seenMissed), 'data-missed': runs === null ? '' : String(runs.missed) }, viewed),
+          el('td', { class: 'num' }, mean(runs?.meanSteps)),
+          el('td', { class: 'num' }, mean(runs?.meanReads)),
+          el('td', { class: 'num' }, mean(runs?.meanViewedLines)),
+          el('td', { class: 'num', 'data-tokens': tokens === null ? '' : String(tokens.meanTokens ?? '') }, tokens === null ? '—' : mean(tokens.meanTokens)),
+          el('td', { class: 'num' }, tokens === null ? '—' : mean(tokens.tokensPerHitLine)),
+        );
+      }),
+    );
+    return el(
+      'section',
+      { class: 'runs-section', 'aria-labelledby': 'runs-heading' },
+      el('h3', { id: 'runs-heading' }, `What the explorers' runs saw, and what they spent (B=${state.budget})`),
+      el('div', { class: 'table-wrap' }, el('table', { class: 'leaderboard runs' }, el('thead', null, head), body)),
+      el(
+        'p',
+        { class: 'muted note' },
+        "Runs: an explorer's own trajectories, from trajs/ beside its prediction file or added with Add Explorer Trajectories. A high “viewed but not reported” share is a reporting or ranking problem; a low one a search problem.",
+      ),
+    );
   };
 
   const legend = (): HTMLElement =>
@@ -340,6 +510,8 @@ export function createLeaderboardView(root: HTMLElement, post: (message: FromLea
     }
     root.appendChild(toolbar(state));
     root.appendChild(ui.mode === 'matrix' ? matrixTable(state) : explorerTable(state));
+    const rankings = rankingsTable(state);
+    if (rankings !== null) root.appendChild(rankings);
     root.appendChild(
       el(
         'p',
@@ -360,6 +532,8 @@ export function createLeaderboardView(root: HTMLElement, post: (message: FromLea
       sortedRows(state, ui).map((row) => anatomyRow(row, state.budget)),
     );
     root.appendChild(anatomy);
+    const spend = spendTable(state);
+    if (spend !== null) root.appendChild(spend);
     window.scrollTo(scroll.x, scroll.y);
   };
 

@@ -5,6 +5,7 @@
  */
 import { OFFICIAL_BUDGETS, type Profile } from '../../shared/metricInfo';
 import { MAX_BUDGET, type FromScoresWebview, type ScoresState } from '../../shared/scoresProtocol';
+import { benchCaption } from '../../shared/texts';
 import { el } from '../dom';
 
 const PROFILE_LABELS: Readonly<Record<Profile, string>> = {
@@ -29,6 +30,23 @@ export function createHeader(post: (message: FromScoresWebview) => void): Header
   const instance = el('h2', { class: 'instance' });
   // Which ground truth the numbers use (as written, audited, a what-if), always said.
   const groundTruth = el('p', { class: 'ground-truth muted', 'data-ground-truth': '' });
+  // Which file the ground truth came from: a corrected export must never pass for the bench unseen.
+  const bench = el('p', { class: 'bench-file muted', 'data-bench': '' });
+
+  // The ground-truth selector: as written, audited, the what-ifs chosen before, and composing one.
+  const COMPOSE = '';
+  const groundTruthSelect = el('select', { id: 'ground-truth-select', 'aria-describedby': 'ground-truth-pending' });
+  const groundTruthPending = el('span', { id: 'ground-truth-pending', class: 'muted', role: 'status', hidden: true });
+  let groundTruthOptionsKey = '';
+  let groundTruthSelected = '';
+  groundTruthSelect.addEventListener('change', () => {
+    const choice = groundTruthSelect.value;
+    if (choice === COMPOSE) {
+      // The quick pick composes the rules; the selector shows the choice in effect until one is made.
+      groundTruthSelect.value = groundTruthSelected;
+      post({ type: 'composeWhatIf' });
+    } else post({ type: 'setGroundTruth', choice });
+  });
 
   const explorerSelect = el('select', { id: 'explorer-select' });
   explorerSelect.addEventListener('change', () => {
@@ -121,6 +139,9 @@ export function createHeader(post: (message: FromScoresWebview) => void): Header
     { class: 'controls' },
     instance,
     groundTruth,
+    bench,
+    el('div', { class: 'control-row' }, el('label', { for: 'ground-truth-select' }, 'Ground truth'), groundTruthSelect),
+    groundTruthPending,
     el('div', { class: 'control-row' }, el('label', { for: 'explorer-select' }, 'Explorer'), explorerSelect),
     el('div', { class: 'control-row' }, el('label', { for: 'profile-select' }, 'Profile'), profileSelect),
     el(
@@ -140,6 +161,25 @@ export function createHeader(post: (message: FromScoresWebview) => void): Header
     groundTruth.textContent = caption === '' ? '' : `Ground truth: ${caption}`;
     groundTruth.dataset['groundTruth'] = caption;
     groundTruth.hidden = caption === '';
+    const benchFile = typeof state.bench === 'string' ? state.bench : '';
+    bench.textContent = benchCaption(benchFile);
+    bench.title = benchFile;
+    bench.dataset['bench'] = benchFile;
+    bench.hidden = benchFile === '';
+
+    const choice = state.groundTruthChoice;
+    const options = choice.options.filter((o) => typeof o.id === 'string' && o.id !== '' && typeof o.label === 'string');
+    const optionsKey = JSON.stringify(options);
+    if (optionsKey !== groundTruthOptionsKey) {
+      groundTruthOptionsKey = optionsKey;
+      groundTruthSelect.replaceChildren(...options.map((o) => el('option', { value: o.id }, o.label)), el('option', { value: COMPOSE }, 'what-if: compose rules…'));
+    }
+    groundTruthSelected = choice.selected;
+    if (groundTruthSelect.value !== choice.selected) groundTruthSelect.value = choice.selected;
+    groundTruthSelect.dataset['selected'] = choice.selected;
+    const pending = typeof choice.pending === 'string' ? `Computing ${choice.pending}…` : '';
+    if (groundTruthPending.textContent !== pending) groundTruthPending.textContent = pending;
+    groundTruthPending.hidden = pending === '';
 
     const explorers = state.explorers.filter((name): name is string => typeof name === 'string');
     if (!explorers.includes(state.explorer) && state.explorer !== '') explorers.unshift(state.explorer);

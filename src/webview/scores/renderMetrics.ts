@@ -22,7 +22,7 @@ function valueCell(metric: string, value: unknown, before: unknown = null): HTML
 function beforeNote(before: unknown, after: unknown): HTMLElement | null {
   if (!isNum(before) || !isNum(after)) return null;
   const delta = formatDelta(before, after);
-  return el('span', { class: `stat-before delta ${delta.direction}`, 'aria-label': `before the audit ${fmt3(before)}, ${delta.spoken}` }, `was ${fmt3(before)} ${delta.text}`);
+  return el('span', { class: `stat-before delta ${delta.direction}`, 'aria-label': `as written ${fmt3(before)}, ${delta.spoken}` }, `was ${fmt3(before)} ${delta.text}`);
 }
 
 /** nDCG@B and Recall@B for the chosen budget, which may be a custom one. */
@@ -71,8 +71,8 @@ export function renderMetrics(state: ScoresState): HTMLElement {
     'tr',
     null,
     el('th', { scope: 'col' }, 'Metric'),
-    el('th', { scope: 'col', class: 'num' }, showAudit ? 'Original' : 'Value'),
-    showAudit ? el('th', { scope: 'col', class: 'num' }, 'Audited') : null,
+    el('th', { scope: 'col', class: 'num' }, showAudit ? 'As written' : 'Value'),
+    showAudit ? el('th', { scope: 'col', class: 'num' }, typeof state.afterLabel === 'string' && state.afterLabel !== '' ? state.afterLabel : 'Audited') : null,
     showAudit ? el('th', { scope: 'col', class: 'num' }, 'Δ') : null,
   );
   return section(

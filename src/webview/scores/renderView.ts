@@ -11,6 +11,7 @@ import { renderPredictions } from './renderPredictions';
 import { renderComparison, renderMacros } from './renderComparison';
 import { renderAnatomy } from './renderAnatomy';
 import { renderCompare } from './renderCompare';
+import { renderPatchReach } from './renderPatchReach';
 
 export interface ScoresView {
   render(state: ScoresState): void;
@@ -36,6 +37,17 @@ function renderAuditNote(state: ScoresState): HTMLElement | null {
   if (audit === null || typeof audit !== 'object' || typeof audit.removals !== 'number') return null;
   const drifted = typeof audit.drifted === 'number' && audit.drifted > 0 ? `, ${audit.drifted} drifted (the snapshot text changed under ${audit.drifted === 1 ? 'it' : 'them'})` : '';
   return el('p', { class: 'audit-note', role: 'note' }, `✂ Audited: ${audit.removals} removal${audit.removals === 1 ? '' : 's'} from the ground truth${drifted}. Metrics show original → audited.`);
+}
+
+/** Says which what-if the numbers use and how it moved this instance's core. */
+function renderWhatIfNote(state: ScoresState): HTMLElement | null {
+  const note = state.whatIf;
+  if (note === null || typeof note !== 'object' || typeof note.label !== 'string') return null;
+  return el(
+    'p',
+    { class: 'audit-note what-if-note', role: 'note', 'data-what-if-joined': String(note.joined), 'data-what-if-left': String(note.left) },
+    `Under ${note.label}: ${note.core}; ${note.runs}. Metrics show as written → what-if.`,
+  );
 }
 
 function focusKeyOf(node: Element | null, within: HTMLElement): string | null {
@@ -68,6 +80,8 @@ export function createScoresView(root: HTMLElement, post: (message: FromScoresWe
     const audited = state.status === 'ready' && state.audit !== null && typeof state.audit === 'object';
     if (audited) root.dataset['audited'] = 'true';
     else delete root.dataset['audited'];
+    // The ground-truth choice in effect (as-written, audited, what-if:<rules>).
+    root.dataset['groundTruthChoice'] = typeof state.groundTruthChoice?.selected === 'string' ? state.groundTruthChoice.selected : '';
     // Explorer B while comparing (data-compare-with), absent otherwise.
     const compared = state.status === 'ready' && typeof state.compare === 'object' && state.compare !== null && typeof state.compare.b?.explorer === 'string' ? state.compare.b.explorer : null;
     if (compared !== null) root.dataset['compareWith'] = compared;
@@ -96,8 +110,10 @@ export function createScoresView(root: HTMLElement, post: (message: FromScoresWe
     body.replaceChildren(
       ...[
         renderCompare(state, post),
+        renderWhatIfNote(state),
         renderAuditNote(state),
         renderBudgetSummary(state),
+        renderPatchReach(state),
         renderAnatomy(state),
         renderMetrics(state),
         renderCurve(state),

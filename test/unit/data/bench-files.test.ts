@@ -4,7 +4,6 @@
  * bench; {@link benchCandidates} never does — wherever the export was written, moved or renamed —
  * and returns every remaining candidate so the caller can ask.
  */
-import { spawnSync } from 'node:child_process';
 import { mkdir, mkdtemp, readdir, readFile, rename, rm, writeFile } from 'node:fs/promises';
 import * as os from 'node:os';
 import * as path from 'node:path';
@@ -29,8 +28,7 @@ import {
   type Problem,
 } from '../../../src/data';
 import type { ExplorerImpact } from '../../../src/core';
-
-const ROOT = path.resolve(__dirname, '..', '..', '..');
+import { buildCliBundle, runCli } from '../../cli/cliBundle';
 
 let dir: string;
 let bench: string;
@@ -167,20 +165,18 @@ describe('bench discovery: exports never become the bench', () => {
 });
 
 describe('swe-explore export: default output under .swe-explore/exports/', () => {
+  before(buildCliBundle);
   it('writes there without -o, registers it, and the bench stays the only candidate', async () => {
     const target = defaultExportFile(dir, bench);
     await rm(target, { force: true });
-    const result = spawnSync(process.execPath, ['--import', 'tsx', path.join(ROOT, 'src', 'cli', 'main.ts'), 'export', '--bench', bench, '--audit', auditDir], { encoding: 'utf8', cwd: ROOT });
+    const result = runCli(['export', '--bench', bench, '--audit', auditDir]);
     assert.equal(result.status, 0, result.stderr);
     assert.match(result.stderr, /wrote 2 record\(s\), 1 with removals, to .*\.swe-explore[/\\]exports[/\\]bench\.audited\.jsonl/);
     const registered = await readExportRegistry(dir);
     assert.equal(registered[registered.length - 1]!.file, '.swe-explore/exports/bench.audited.jsonl');
     // -o elsewhere is registered too: moved next to the bench, it is still no candidate.
     const elsewhere = path.join(dir, 'bench.mine.jsonl');
-    const withO = spawnSync(process.execPath, ['--import', 'tsx', path.join(ROOT, 'src', 'cli', 'main.ts'), 'export', '--bench', bench, '--audit', auditDir, '-o', elsewhere], {
-      encoding: 'utf8',
-      cwd: ROOT,
-    });
+    const withO = runCli(['export', '--bench', bench, '--audit', auditDir, '-o', elsewhere]);
     assert.equal(withO.status, 0, withO.stderr);
     assert.deepEqual((await benchCandidates(await globBench(dir), [dir])).candidates, [bench]);
   });

@@ -1,15 +1,15 @@
 /**
  * Explorer runs in the data layer (src/data/trajectories/explorerRuns.ts, src/data/workspace/
- * explorerSeen.ts, src/data/trajectories/repairRuns.ts, the leaderboard's run and token columns): the
+ * explorerSeen.ts, the leaderboard's run and token columns): the
  * folder layout, the demo's agent runs (seen counts pinned), the real OpenCode fixture as an explorer
- * run, repair runs found through `read_step_info`, and the leaderboard equal to `misses` totals.
+ * run, repair runs found through `read_step_info` (as the extension's repair-run slice reads them), and the leaderboard equal to `misses` totals.
  */
 import { copyFileSync, mkdirSync, mkdtempSync, symlinkSync, writeFileSync } from 'node:fs';
 import * as os from 'node:os';
 import * as path from 'node:path';
 import { describe, it } from 'node:test';
 import * as assert from 'node:assert/strict';
-import { lineArrivals, lineViewing, prepareGroundTruth, viewedLineSet } from '../../../src/core';
+import { lineArrivals, lineViewing, prepareGroundTruth, readCommandLine, repairRunIndex, viewedLineSet, type RepairRunSource } from '../../../src/core';
 import {
   explorerRunInstance,
   explorerTrajectoryFolder,
@@ -20,7 +20,11 @@ import {
   leaderboardExplorerRuns,
   leaderboardTokens,
   loadExplorerRun,
-  loadRepairRuns,
+  citedRuns,
+  DEFAULT_REPO_PATH,
+  loadRun,
+  locateRun,
+  type RunLocator,
   loadWorkspace,
   missesOfWorkspaceModel,
   prepareScoredGroundTruths,
@@ -198,6 +202,36 @@ describe('the real OpenCode fixture loads as an explorer run', () => {
   });
 });
 
+/**
+ * The repair runs a record cites, each found with the run locator, read with the builder's rules and
+ * indexed for arrivals: what the extension's TRAJECTORY_RUNS and REPAIR_RUNS slices do in turn.
+ */
+async function repairRunSources(
+  instanceId: string,
+  readStepInfo: Parameters<typeof citedRuns>[0],
+  snapshotRoot: string,
+  lineCount: (p: string) => number | undefined,
+  locator: RunLocator,
+): Promise<{ runs: RepairRunSource[]; problems: string[] }> {
+  const runs: RepairRunSource[] = [];
+  const problems: string[] = [];
+  for (const trajPath of citedRuns(readStepInfo)) {
+    const model = trajPath.split('/')[1] ?? '';
+    const located = await locateRun(trajPath, instanceId, locator);
+    if (!located.found) {
+      problems.push('trajectory-not-found');
+      runs.push({ trajPath, model, index: undefined });
+      continue;
+    }
+    const loaded = await loadRun(located.file, { instanceId, repoPath: DEFAULT_REPO_PATH, repoDir: snapshotRoot });
+    for (const p of loaded.problems) problems.push(p.code);
+    const run = loaded.run;
+    assert.ok(run !== undefined);
+    runs.push({ trajPath, model, index: repairRunIndex(run.trajectory, run.reads.reads, lineCount, (read) => readCommandLine(run.trajectory, read)) });
+  }
+  return { runs, problems };
+}
+
 describe('repair runs through read_step_info: how they got to a line', () => {
   it('loads the cited runs it finds, says which it could not, and answers per line', async () => {
     const root = tmp();
@@ -222,8 +256,8 @@ describe('repair runs through read_step_info: how they got to a line', () => {
         { traj_path: 'trajs/model-two/a__r-1__0.json', step_idx: 5, start: 1, end: -1 },
       ],
     };
-    const instance = { instanceId: 'a__r-1', readStepInfo, repoPath: '/testbed', snapshotRoot: repo, lineCount: (p: string) => (p === 'pkg/a.py' ? 60 : undefined) };
-    const loaded = await loadRepairRuns(instance, { roots: [root], templates: [], templateBase: root });
+    const lineCount = (p: string): number | undefined => (p === 'pkg/a.py' ? 60 : undefined);
+    const loaded = await repairRunSources('a__r-1', readStepInfo, repo, lineCount, { roots: [root], templates: [], templateBase: root });
     assert.deepEqual(
       loaded.runs.map((r) => [r.trajPath, r.model, r.index !== undefined]),
       [
@@ -231,10 +265,7 @@ describe('repair runs through read_step_info: how they got to a line', () => {
         ['trajs/model-two/a__r-1__0.json', 'model-two', false],
       ],
     );
-    assert.deepEqual(
-      loaded.problems.map((p) => p.code),
-      ['trajectory-not-found'],
-    );
+    assert.deepEqual(loaded.problems, ['trajectory-not-found']);
     const arrivals = lineArrivals(loaded.runs, 'pkg/a.py', 20);
     assert.deepEqual(arrivals, {
       kind: 'runs',
@@ -247,7 +278,7 @@ describe('repair runs through read_step_info: how they got to a line', () => {
         { trajPath: 'trajs/model-two/a__r-1__0.json', model: 'model-two', arrival: 'not-loaded' },
       ],
     });
-    const none = await loadRepairRuns(instance, { roots: [path.join(root, 'nowhere')], templates: [], templateBase: root });
+    const none = await repairRunSources('a__r-1', readStepInfo, repo, lineCount, { roots: [path.join(root, 'nowhere')], templates: [], templateBase: root });
     assert.deepEqual(lineArrivals(none.runs, 'pkg/a.py', 20), { kind: 'no-runs', reason: 'runs-not-loaded' });
   });
 });

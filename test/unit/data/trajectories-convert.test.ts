@@ -12,7 +12,7 @@ import fc from 'fast-check';
 import type { Trajectory } from '../../../src/core/trajectories/types';
 import type { TrajectoryContent } from '../../../src/data/trajectories/reader';
 import { CONVERTERS } from '../../../src/data/trajectories/convert';
-import { ConversionNotes, hasBashFence, posixPath, shellQuote } from '../../../src/data/trajectories/convert/common';
+import { ConversionNotes, hasBashFence, linesOf, numberedLineRange, posixPath, shellQuote } from '../../../src/data/trajectories/convert/common';
 import { shellWords } from '../../../src/data/trajectories/convert/sweAgent';
 import { contentOfFile, contentOfText } from '../support/trajectory-content';
 import { EXPECTED_READS } from '../support/trajectory-expected-reads';
@@ -557,6 +557,34 @@ describe('converter helpers', () => {
     const started = performance.now();
     assert.equal(hasBashFence(hostile), false);
     assert.ok(performance.now() - started < 1_000);
+  });
+
+  it('numberedLineRange finds the first and last numbered lines of linesOf, without splitting every line', () => {
+    // The definition: every line of linesOf tried in order.
+    const reference = (text: string, pattern: RegExp): { first: number; last: number } | undefined => {
+      let first: number | undefined;
+      let last = 0;
+      for (const line of linesOf(text)) {
+        const match = pattern.exec(line);
+        if (match === null) continue;
+        const number = Number(match[1]);
+        if (!Number.isSafeInteger(number)) continue;
+        first ??= number;
+        last = number;
+      }
+      return first === undefined ? undefined : { first, last };
+    };
+    const patterns = [/^\s*(\d+)(?:→|\t)/, /^(\d+)(?:: |:$|\| |\|$)/];
+    const piece = fc.constantFrom('\n', '\r', '\r\n', ' ', '\t', '→', ':', ': ', '|', 'x', '7', '12', '99999999999999999999', '0');
+    fc.assert(
+      fc.property(fc.array(piece, { maxLength: 30 }), fc.constantFrom(...patterns), (pieces, pattern) => {
+        const text = pieces.join('');
+        assert.deepEqual(numberedLineRange(text, pattern), reference(text, pattern), JSON.stringify(text));
+      }),
+      { numRuns: 3000 },
+    );
+    assert.deepEqual(numberedLineRange('     1→a\n     2→b\r\n  3→c\r\n', patterns[0]!), { first: 1, last: 3 });
+    assert.equal(numberedLineRange('', patterns[0]!), undefined);
   });
 
   it('notes list their steps in order, at most 20 of them', () => {

@@ -8,11 +8,13 @@ import * as os from 'node:os';
 import * as path from 'node:path';
 import { after, describe, it } from 'node:test';
 import assert from 'node:assert/strict';
+import fc from 'fast-check';
 import {
   builderLineCount,
   indexTrajectoryFolder,
   loadRun,
   locateRun,
+  parseTrajectoryBytes,
   parseTrajectoryText,
   readTrajectoryFile,
   ResolutionReports,
@@ -155,6 +157,16 @@ describe('format registry', () => {
     assert.deepEqual(lines.content, { kind: 'jsonl', values: [{ type: 'a' }, { type: 'b' }], badLines: [2] });
     assert.equal(parseTrajectoryText('{"a": 1}\n{"b": 2}\n', 'events.log').content?.kind, 'jsonl');
     assert.equal(parseTrajectoryText('{"a": 1}\n', 'one.json').content?.kind, 'json');
+  });
+  it('parses the bytes of a file as its text: JSON lines decoded line by line give the same lines', () => {
+    const piece = fc.constantFrom('\n', '\r\n', '\r', ' ', '\u00a0', '\ufeff', '{"a": 1}', '{"t": "→ é"}', '[NaN]', 'not json', '"x"', '{', '}');
+    fc.assert(
+      fc.property(fc.array(piece, { maxLength: 12 }), fc.constantFrom('run.jsonl', 'run.JSONL', 'run.json', 'run.traj'), (pieces, name) => {
+        const text = pieces.join('');
+        assert.deepEqual(parseTrajectoryBytes(Buffer.from(text, 'utf8'), name), parseTrajectoryText(text, name), JSON.stringify([text, name]));
+      }),
+      { numRuns: 2000 },
+    );
   });
 });
 

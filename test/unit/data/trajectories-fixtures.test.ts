@@ -2,14 +2,14 @@
  * The checked-in trajectory fixtures (test/fixtures/trajectories/builder/README.md): each run gives exactly
  * the reads of its expected file, and `build` over `runs/` gives exactly `expected/build.jsonl`.
  */
-import { spawnSync } from 'node:child_process';
 import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import * as os from 'node:os';
 import * as path from 'node:path';
-import { after, describe, it } from 'node:test';
+import { after, before, describe, it } from 'node:test';
 import assert from 'node:assert/strict';
 import { loadRun } from '../../../src/data';
 import { readJsonLine } from '../../../src/cli/trajectories';
+import { buildCliBundle, runCli } from '../../cli/cliBundle';
 
 const ROOT = path.resolve(__dirname, '..', '..', '..');
 const FIXTURES = path.join(ROOT, 'test', 'fixtures', 'trajectories', 'builder');
@@ -32,14 +32,11 @@ describe('trajectory fixtures', () => {
   }
 
   const out = mkdtempSync(path.join(os.tmpdir(), 'swe-explore-fixture-build-'));
+  before(buildCliBundle);
   after(() => rmSync(out, { recursive: true, force: true }));
   it('build over runs/: expected/build.jsonl byte for byte', () => {
     const target = path.join(out, 'build.jsonl');
-    const result = spawnSync(
-      process.execPath,
-      ['--import', 'tsx', path.join(ROOT, 'src', 'cli', 'main.ts'), 'build', '--trajs', 'test/fixtures/trajectories/builder/runs', '--repos', 'test/fixtures/trajectories/builder/repos', '-o', target],
-      { encoding: 'utf8', cwd: ROOT },
-    );
+    const result = runCli(['build', '--trajs', 'test/fixtures/trajectories/builder/runs', '--repos', 'test/fixtures/trajectories/builder/repos', '-o', target]);
     assert.equal(result.status, 0, result.stderr);
     assert.equal(readFileSync(target, 'utf8'), readFileSync(path.join(FIXTURES, 'expected', 'build.jsonl'), 'utf8'));
   });

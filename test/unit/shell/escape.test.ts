@@ -155,7 +155,15 @@ describe('extension surfaces route data through the escapes', () => {
     assert.doesNotMatch(hover, /appendText\(/);
     assert.doesNotMatch(hover, /isTrusted\s*=\s*true|supportThemeIcons\s*=\s*true|supportHtml\s*=\s*true/);
     assert.match(hover, /new vscode\.MarkdownString\(undefined, false\)/);
+    // The one trusted part: a command link of constant text whose only holes are a command id and
+    // arguments passed through encodeURIComponent, in a string that enables that command alone.
+    for (const trusted of hover.matchAll(/isTrusted\s*=\s*(\{[^}]*\})/g)) assert.match(trusted[1]!, /^\{ enabledCommands: \[COMMANDS\.\w+\] \}$/);
+    for (const link of hover.matchAll(/appendMarkdown\((`\[[^`]*`)\)/g)) {
+      for (const hole of holes(link[1]!)) assert.match(hole, /^COMMANDS\.\w+$|^args$/, `\${${hole}} in a command link`);
+      assert.match(hover, /const args = encodeURIComponent\(JSON\.stringify\(/);
+    }
     for (const call of hover.matchAll(/appendMarkdown\(([^)]*)\)/g)) {
+      if (call[1]!.startsWith('`[')) continue;
       assert.match(call[1]!, /^escapeMarkdownText\(|^'[^'$]*'$/, `appendMarkdown(${call[1]}) is neither escaped nor a constant`);
     }
   });

@@ -5,7 +5,19 @@
 import { describe, it } from 'node:test';
 import * as assert from 'node:assert/strict';
 import { VIEWED_TO_END } from '../../../src/core';
-import { lineArrivalsText, lineViewingText, runArrivalText, viewedRangesText } from '../../../src/shared/texts';
+import {
+  arrivalsSentence,
+  lineArrivalsText,
+  lineViewingText,
+  plainLabel,
+  runArrivalText,
+  runStatusText,
+  runSummaryText,
+  runViewingSentence,
+  viewedLineText,
+  viewedRangesText,
+  viewingLabel,
+} from '../../../src/shared/texts';
 
 describe('what the explorer run viewed of a missed line', () => {
   it('words the three cases as the issue does', () => {
@@ -73,5 +85,34 @@ describe('how the repair runs got to a line', () => {
       }),
       'claude-4-5 found it at step 7 with `grep -rn separability_matrix .`; gemini: run not loaded',
     );
+  });
+});
+
+describe('the extension surfaces of an explorer run (labels, hover lines, Scores summary)', () => {
+  it('labels a missed span ◉ seen or ○ never viewed; hostile command text stays plain in a label', () => {
+    assert.equal(viewingLabel({ kind: 'seen', step: 4, idiom: 'nl_pipe', command: "nl -ba f | sed -n '1,9p'" }), "◉ seen at step 4 (`nl -ba f | sed -n '1,9p'`), not reported");
+    assert.equal(viewingLabel({ kind: 'other-lines', viewed: [[60, 85]] }), '○ never viewed (opened lines 60–85 of this file only)');
+    const hostile = plainLabel(viewingLabel({ kind: 'seen', step: 1, idiom: 'cat', command: 'cat a\u001b[31m.py' }));
+    assert.ok(!hostile.includes('\u001b'), hostile);
+  });
+
+  it('words the hover lines and why a run says nothing yet', () => {
+    assert.equal(runViewingSentence('agent', { kind: 'never-opened', written: false }), 'Explorer run (agent): never viewed (the run never opened this file)');
+    assert.equal(viewedLineText('agent', 3, 'cat a.py'), "agent's run saw this line first at step 3 (`cat a.py`)");
+    assert.equal(arrivalsSentence({ kind: 'no-runs', reason: 'runs-not-loaded' }), 'How the repair runs got here: repair runs not loaded');
+    assert.equal(runStatusText({ kind: 'no-run', explorer: 'agent' }), "agent's runs hold none of this instance");
+    assert.equal(runStatusText({ kind: 'loading', explorer: 'agent' }), "reading agent's run…");
+    assert.equal(runStatusText({ kind: 'failed', explorer: 'agent', message: 'not UTF-8' }), "agent's run could not be read: not UTF-8");
+    assert.match(runStatusText({ kind: 'no-folder', explorer: 'agent' }), /^agent has no runs loaded \(put them in trajs\/ beside its prediction file/);
+  });
+
+  it('summarises a run for the Scores view', () => {
+    const run = { path: 'results/agent/trajs/a.json', format: 'mini-swe-agent-1', steps: 6, reads: 4, viewedLines: 98 };
+    assert.equal(runSummaryText('agent', run, 5, 69), "agent's run (results/agent/trajs/a.json, mini-swe-agent-1): 6 steps, 4 reads, 98 lines viewed; it viewed 5 of its 69 missed core lines");
+    assert.equal(
+      runSummaryText('agent', { ...run, viewedLines: 1 }, 0, 1),
+      "agent's run (results/agent/trajs/a.json, mini-swe-agent-1): 6 steps, 4 reads, 1 line viewed; it viewed 0 of its 1 missed core line",
+    );
+    assert.match(runSummaryText('agent', run, 0, 0), /; nothing is missed$/);
   });
 });

@@ -3,7 +3,7 @@ import { readdirSync, readFileSync } from 'node:fs';
 import * as path from 'node:path';
 import { describe, it } from 'node:test';
 import * as assert from 'node:assert/strict';
-import { COMMANDS, CONTEXT_KEYS, SETTINGS, SETTINGS_SECTION, TREE_ITEMS, VIEWS } from '../../../src/extension/base/ids';
+import { COMMANDS, CONTEXT_KEYS, PANELS, SETTINGS, SETTINGS_SECTION, TREE_ITEMS, VIEWS, WALKTHROUGH } from '../../../src/extension/base/ids';
 
 const ROOT = path.join(__dirname, '..', '..', '..');
 
@@ -58,8 +58,8 @@ describe('ids (src/extension/base/ids.ts) and package.json', () => {
     assert.deepEqual(sorted(Object.values(VIEWS)), sorted(Object.values(manifest.contributes.views).flatMap((list) => list.map((v) => v.id))));
   });
 
-  it('name in when clauses only the context keys, views and tree items the extension sets', () => {
-    const known = new Set<string>([...Object.values(CONTEXT_KEYS), ...Object.values(VIEWS), ...Object.values(TREE_ITEMS)]);
+  it('name in when clauses only the context keys, views, panels (activeWebviewPanelId) and tree items the extension sets', () => {
+    const known = new Set<string>([...Object.values(CONTEXT_KEYS), ...Object.values(VIEWS), ...Object.values(PANELS), ...Object.values(TREE_ITEMS)]);
     for (const clause of whenClauses()) {
       // Regular-expression matches (`viewItem =~ /^sweExplore\.(core|optional)Region$/`) are checked against the tree items below.
       const plain = clause.replace(/\/[^/]*\//g, '');
@@ -89,6 +89,23 @@ describe('ids (src/extension/base/ids.ts) and package.json', () => {
       // Theme colours are built from their short names (`sweExplore.${id}`), which the manifest's colour list defines.
       const literal = text.match(/['`]sweExplore\.(?!\$\{)[A-Za-z.]+/);
       assert.equal(literal, null, `${path.relative(ROOT, file)} spells ${literal?.[0] ?? ''}`);
+    }
+  });
+});
+
+describe('walkthrough and removal keys (issue 16)', () => {
+  const contributes = (manifest as unknown as { contributes: { walkthroughs: readonly { id: string; steps: readonly { media: { markdown?: string } }[] }[] } }).contributes;
+  it('WALKTHROUGH names the contributed walkthrough, and its media exist', () => {
+    assert.deepEqual(
+      contributes.walkthroughs.map((w) => w.id),
+      [WALKTHROUGH],
+    );
+    for (const step of contributes.walkthroughs[0]!.steps) if (step.media.markdown !== undefined) assert.ok(readFileSync(path.join(ROOT, step.media.markdown), 'utf8').length > 0);
+  });
+  it("the keys that are Find's toggles (Alt+R/C/P) stand back while Find is open", () => {
+    for (const binding of manifest.contributes.keybindings as unknown as readonly { key: string; when?: string }[]) {
+      if (/alt\+[rcp]$/.test(binding.key)) assert.match(binding.when ?? '', /!findWidgetVisible && !findInputFocussed/, binding.key);
+      assert.notEqual(binding.key, 'shift+alt+d', "Shift+Alt+D is VS Code's language detection");
     }
   });
 });

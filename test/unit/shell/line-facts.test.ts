@@ -2,7 +2,7 @@
 import { describe, it } from 'node:test';
 import * as assert from 'node:assert/strict';
 import { explainInstance, missAnatomy, prepareInstance, type GroundTruth, type Region } from '../../../src/core';
-import { missedSpanAt, missedSpansByPath, predictionsCovering } from '../../../src/extension/model/lineFacts';
+import { missedSpanAt, missedSpansByPath, nearestToLine, predictionsCovering } from '../../../src/extension/model/lineFacts';
 import { missedLabel } from '../../../src/shared/texts';
 
 const groundTruth: GroundTruth = {
@@ -81,5 +81,24 @@ describe('predictionsCovering', () => {
     assert.deepEqual(predictionsCovering(explainInstance(prepared, 20), 'a.py', 125), [{ rank: 1, inBudget: false, start: 100, end: 129 }]);
     assert.deepEqual(predictionsCovering(explainInstance(prepared, 30), 'a.py', 12), [{ rank: 4, inBudget: false, start: 10, end: 19 }]);
     assert.deepEqual(predictionsCovering(explainInstance(prepared, 30), 'a.py', 42), [], 'an inverted entry covers nothing');
+  });
+});
+
+describe('nearestToLine (issue 16: measured from the hovered line)', () => {
+  const prepared = prepareInstance(groundTruth, predictions, counts, 'official');
+  it('measures from the line, not from the run it lies in', () => {
+    // c.py 1–3 is a wrong-region run; #5 (c.py 50–60) starts 49 lines below line 1 and 47 below line 3.
+    assert.deepEqual(nearestToLine(prepared, 'c.py', 1), { rank: 5, distance: 49, side: 'below' });
+    assert.deepEqual(nearestToLine(prepared, 'c.py', 3), { rank: 5, distance: 47, side: 'below' });
+    assert.deepEqual(nearestToLine(prepared, 'c.py', 70), { rank: 5, distance: 10, side: 'above' });
+  });
+  it('takes swapped ranges and the better rank on a tie; none on another path', () => {
+    // a.py: #4 covers 10–19, #3 is swapped over 40–44, #1 is 100–129.
+    assert.deepEqual(nearestToLine(prepared, 'a.py', 30), { rank: 3, distance: 10, side: 'below' });
+    assert.deepEqual(nearestToLine(prepared, 'a.py', 21), { rank: 4, distance: 2, side: 'above' });
+    assert.deepEqual(nearestToLine(prepared, 'a.py', 35), { rank: 3, distance: 5, side: 'below' });
+    // A range holding the line is not "near" it: from a.py 15 (inside #4) the nearest other is #3.
+    assert.deepEqual(nearestToLine(prepared, 'a.py', 15), { rank: 3, distance: 25, side: 'below' });
+    assert.equal(nearestToLine(prepared, 'e.py', 1), null);
   });
 });

@@ -48,7 +48,6 @@ import {
   integerOf,
   isObject,
   leadingObjects,
-  linesOf,
   message,
   posixPath,
   shellQuote,
@@ -57,6 +56,9 @@ import {
   toolCall,
   viewCall,
   type JsonObject,
+  convertedPath,
+  numberedLineRange,
+  type ConversionRun,
 } from './common';
 
 const NOTE_READ_FROM_LINES = 'a Read’s range was taken from the numbered lines of its result (the event has no `toolUseResult.file`).';
@@ -106,21 +108,8 @@ function collectResults(values: readonly unknown[]): Map<string, ToolResult> {
   return results;
 }
 
-/** Conversion state shared by the tools of one run. */
-interface Run {
-  readonly notes: ConversionNotes;
-  windows: boolean;
-}
-
-function pathOf(value: unknown, run: Run): string {
-  const path = stringOf(value) ?? '';
-  const converted = posixPath(path);
-  if (converted !== path) run.windows = true;
-  return converted;
-}
-
-function readCall(input: JsonObject, result: ToolResult | undefined, resultText: string, id: string | undefined, step: number, run: Run): TrajectoryToolCall {
-  const path = pathOf(input.file_path, run);
+function readCall(input: JsonObject, result: ToolResult | undefined, resultText: string, id: string | undefined, step: number, run: ConversionRun): TrajectoryToolCall {
+  const path = convertedPath(input.file_path, run);
   const offset = integerOf(input.offset);
   const limit = integerOf(input.limit);
   const fromRequest = (): readonly [number, number] | undefined => {
@@ -143,25 +132,17 @@ function readCall(input: JsonObject, result: ToolResult | undefined, resultText:
     return viewCall(path, start === 1 && end >= totalLines ? undefined : [start, end], id);
   }
   if (startLine !== undefined && numLines === 0 && totalLines === 0) return viewCall(path, undefined, id);
-  let first: number | undefined;
-  let last = 0;
-  for (const line of linesOf(resultText)) {
-    const match = READ_LINE.exec(line);
-    if (match === null) continue;
-    const number = Number(match[1]);
-    first ??= number;
-    last = number;
-  }
-  if (first !== undefined) {
+  const shown = numberedLineRange(resultText, READ_LINE);
+  if (shown !== undefined) {
     run.notes.atStep(NOTE_READ_FROM_LINES, step);
-    return viewCall(path, offset === undefined && limit === undefined && first === 1 ? undefined : [first, last], id);
+    return viewCall(path, offset === undefined && limit === undefined && shown.first === 1 ? undefined : [shown.first, shown.last], id);
   }
   const range = fromRequest();
   if (range !== undefined) run.notes.atStep(NOTE_READ_FROM_REQUEST, step);
   return viewCall(path, range, id);
 }
 
-function grepCall(input: JsonObject, id: string | undefined, step: number, run: Run): TrajectoryToolCall {
+function grepCall(input: JsonObject, id: string | undefined, step: number, run: ConversionRun): TrajectoryToolCall {
   const pattern = stringOf(input.pattern) ?? '';
   const rawPath = stringOf(input.path);
   const glob = stringOf(input.glob);
@@ -180,12 +161,12 @@ function grepCall(input: JsonObject, id: string | undefined, step: number, run: 
   if (glob !== undefined) words.push(`--include=${shellQuote(glob)}`);
   if (type !== undefined) words.push(`--type=${shellQuote(type)}`);
   words.push(shellQuote(pattern));
-  if (rawPath !== undefined) words.push(shellQuote(pathOf(rawPath, run)));
+  if (rawPath !== undefined) words.push(shellQuote(convertedPath(rawPath, run)));
   return bashCall(words.join(' '), id);
 }
 
 /** Grep-hit lines whose path is a Windows one (`C:\x\a.py:12:text`), written with `/`: else the builder cannot read them as hits. */
-function posixGrepOutput(text: string, run: Run): string {
+function posixGrepOutput(text: string, run: ConversionRun): string {
   if (!text.includes('\\') && !/^[A-Za-z]:/m.test(text)) return text;
   const lines = text.split('\n');
   for (let i = 0; i < lines.length; i++) {
@@ -199,7 +180,7 @@ function posixGrepOutput(text: string, run: Run): string {
   return lines.join('\n');
 }
 
-function convertTool(block: JsonObject, result: ToolResult | undefined, resultText: string, step: number, run: Run): TrajectoryToolCall {
+function convertTool(block: JsonObject, result: ToolResult | undefined, resultText: string, step: number, run: ConversionRun): TrajectoryToolCall {
   const name = stringOf(block.name) ?? '';
   const input = isObject(block.input) ? block.input : {};
   const id = stringOf(block.id);
@@ -212,13 +193,13 @@ function convertTool(block: JsonObject, result: ToolResult | undefined, resultTe
       return bashCall(stringOf(input.command) ?? '', id);
     case 'Edit':
     case 'MultiEdit': {
-      const args: Record<string, unknown> = { command: 'str_replace', path: pathOf(input.file_path, run) };
+      const args: Record<string, unknown> = { command: 'str_replace', path: convertedPath(input.file_path, run) };
       if (typeof input.old_string === 'string') args.old_str = input.old_string;
       if (typeof input.new_string === 'string') args.new_str = input.new_string;
       return toolCall('str_replace_editor', args, id);
     }
     case 'Write':
-      return toolCall('str_replace_editor', { command: 'create', path: pathOf(input.file_path, run), file_text: stringOf(input.content) ?? '' }, id);
+      return toolCall('str_replace_editor', { command: 'create', path: convertedPath(input.file_path, run), file_text: stringOf(input.content) ?? '' }, id);
     default:
       return toolCall(name, input, id);
   }
@@ -227,7 +208,7 @@ function convertTool(block: JsonObject, result: ToolResult | undefined, resultTe
 function readClaude(content: TrajectoryContent, file: string): Trajectory {
   const values = eventValues(content);
   if (values === undefined || !sniffClaude(content)) throw new Error(`${file}: not a Claude Code stream-json or session log`);
-  const run: Run = { notes: new ConversionNotes(), windows: false };
+  const run: ConversionRun = { notes: new ConversionNotes(), windows: false };
   const { notes } = run;
   if (content.kind === 'jsonl') notes.badLines(content.badLines);
   const results = collectResults(values);

@@ -141,17 +141,35 @@ export function linesOf(text: string): string[] {
  * number), or undefined when no line is numbered.
  */
 export function numberedLineRange(text: string, pattern: RegExp): { readonly first: number; readonly last: number } | undefined {
-  let first: number | undefined;
-  let last = 0;
-  for (const line of linesOf(text)) {
+  // The lines of {@link linesOf}, walked from the front for the first numbered one and from the back
+  // for the last: a Read result of thousands of lines is not split (explorer runs hold hundreds).
+  const numberOf = (from: number, to: number): number | undefined => {
+    const line = text.slice(from, to > from && text.charCodeAt(to - 1) === 13 ? to - 1 : to);
     const match = pattern.exec(line);
-    if (match === null) continue;
+    if (match === null) return undefined;
     const number = Number(match[1]);
-    if (!Number.isSafeInteger(number)) continue;
-    if (first === undefined) first = number;
-    last = number;
+    return Number.isSafeInteger(number) ? number : undefined;
+  };
+  let first: number | undefined;
+  let firstEnd = -1;
+  for (let start = 0; start <= text.length;) {
+    const newline = text.indexOf('\n', start);
+    const end = newline === -1 ? text.length : newline;
+    first = numberOf(start, end);
+    if (first !== undefined) {
+      firstEnd = end;
+      break;
+    }
+    start = end + 1;
   }
-  return first === undefined ? undefined : { first, last };
+  if (first === undefined) return undefined;
+  for (let end = text.length; end > firstEnd;) {
+    const start = text.lastIndexOf('\n', end - 1) + 1;
+    const last = numberOf(start, end);
+    if (last !== undefined) return { first, last };
+    end = start - 1;
+  }
+  return { first, last: first };
 }
 
 /**
@@ -185,6 +203,20 @@ const LISTED_STEPS = 20;
  * The notes of one conversion, in the order they first happened. A note about steps lists the step
  * indices (the builder's `step_idx`: the assistant message's index in `messages`) it applies to.
  */
+/** Conversion state shared by the tools of one run (Claude Code, OpenCode): notes, and whether a Windows path was seen. */
+export interface ConversionRun {
+  readonly notes: ConversionNotes;
+  windows: boolean;
+}
+
+/** A tool's path argument as a POSIX path; notes on the run that it was a Windows one. */
+export function convertedPath(value: unknown, run: ConversionRun): string {
+  const path = stringOf(value) ?? '';
+  const converted = posixPath(path);
+  if (converted !== path) run.windows = true;
+  return converted;
+}
+
 export class ConversionNotes {
   private readonly notes = new Map<string, number[] | undefined>();
 

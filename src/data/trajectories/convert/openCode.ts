@@ -52,6 +52,8 @@ import {
   toolCall,
   viewCall,
   type JsonObject,
+  convertedPath,
+  type ConversionRun,
 } from './common';
 
 const NOTE_READ_FROM_LINES = 'a read’s range was taken from the numbered lines of its output (no `metadata.display`).';
@@ -78,21 +80,8 @@ function sniffOpenCode(content: TrajectoryContent): boolean {
   return decisive;
 }
 
-/** Conversion state shared by the tools of one run. */
-interface Run {
-  readonly notes: ConversionNotes;
-  windows: boolean;
-}
-
-function pathOf(value: unknown, run: Run): string {
-  const path = stringOf(value) ?? '';
-  const converted = posixPath(path);
-  if (converted !== path) run.windows = true;
-  return converted;
-}
-
-function readCall(input: JsonObject, state: JsonObject, output: string, failed: boolean, step: number, run: Run): TrajectoryToolCall {
-  const path = pathOf(input.filePath, run);
+function readCall(input: JsonObject, state: JsonObject, output: string, failed: boolean, step: number, run: ConversionRun): TrajectoryToolCall {
+  const path = convertedPath(input.filePath, run);
   const offset = integerOf(input.offset);
   const limit = integerOf(input.limit);
   const fromRequest = (): readonly [number, number] | undefined => {
@@ -124,7 +113,7 @@ function readCall(input: JsonObject, state: JsonObject, output: string, failed: 
   return viewCall(path, range);
 }
 
-function grepCall(input: JsonObject, step: number, run: Run): TrajectoryToolCall | undefined {
+function grepCall(input: JsonObject, step: number, run: ConversionRun): TrajectoryToolCall | undefined {
   const pattern = stringOf(input.pattern) ?? '';
   const rawPath = stringOf(input.path);
   const include = stringOf(input.include);
@@ -135,7 +124,7 @@ function grepCall(input: JsonObject, step: number, run: Run): TrajectoryToolCall
   const words = ['grep', '-rn'];
   if (include !== undefined) words.push(`--include=${shellQuote(include)}`);
   words.push(shellQuote(pattern));
-  if (rawPath !== undefined) words.push(shellQuote(pathOf(rawPath, run)));
+  if (rawPath !== undefined) words.push(shellQuote(convertedPath(rawPath, run)));
   return bashCall(words.join(' '));
 }
 
@@ -144,7 +133,7 @@ function grepCall(input: JsonObject, step: number, run: Run): TrajectoryToolCall
  * lines, a blank line between files) written as `grep -rn` prints it: `path:N:text`. Lines that are
  * neither headers nor matches stay as they are.
  */
-function asGrepOutput(output: string, run: Run): { readonly text: string; readonly hits: number } {
+function asGrepOutput(output: string, run: ConversionRun): { readonly text: string; readonly hits: number } {
   const lines = linesOf(output);
   const out: string[] = [];
   let file: string | undefined;
@@ -165,8 +154,8 @@ function asGrepOutput(output: string, run: Run): { readonly text: string; readon
   return { text: out.join('\n'), hits };
 }
 
-function editArgs(command: string, input: JsonObject, run: Run): JsonObject {
-  const args: Record<string, unknown> = { command, path: pathOf(input.filePath, run) };
+function editArgs(command: string, input: JsonObject, run: ConversionRun): JsonObject {
+  const args: Record<string, unknown> = { command, path: convertedPath(input.filePath, run) };
   if (typeof input.oldString === 'string') args.old_str = input.oldString;
   if (typeof input.newString === 'string') args.new_str = input.newString;
   if (command === 'create') args.file_text = stringOf(input.content) ?? '';
@@ -176,7 +165,7 @@ function editArgs(command: string, input: JsonObject, run: Run): JsonObject {
 function readOpenCode(content: TrajectoryContent, file: string): Trajectory {
   const values = eventValues(content);
   if (values === undefined || !sniffOpenCode(content)) throw new Error(`${file}: not an OpenCode / DevEco run --format json event log`);
-  const run: Run = { notes: new ConversionNotes(), windows: false };
+  const run: ConversionRun = { notes: new ConversionNotes(), windows: false };
   const { notes } = run;
   if (content.kind === 'jsonl') notes.badLines(content.badLines);
   const messages: TrajectoryMessage[] = [];
