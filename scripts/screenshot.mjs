@@ -6,6 +6,9 @@
 //          --out <png>    output path (default test-results/screenshot.png)
 //          --wait <ms>    extra time after the workbench is ready, for activation (default 5000)
 //          --workspace <dir> (or SWE_EXPLORE_WORKSPACE) folder to open (default demo/)
+//          --theme <label> colour theme as the theme picker lists it ("Dark High Contrast", "Light
+//                          High Contrast", "Dark Modern"…); chosen with Ctrl+K Ctrl+T, since the
+//                          web workbench starts in Light+ whatever workbench.colorTheme says
 // Needs a build (`npm run build`); the npm script runs setup and build first.
 import fs from 'node:fs';
 import path from 'node:path';
@@ -18,8 +21,21 @@ const { values: opts } = parseArgs({
     out: { type: 'string', default: path.join(repoRoot, 'test-results/screenshot.png') },
     wait: { type: 'string', default: '5000' },
     workspace: { type: 'string' },
+    theme: { type: 'string' },
   },
 });
+
+/** Picks a colour theme with the theme picker (Ctrl+K Ctrl+T), typing its label. */
+async function chooseTheme(page, label) {
+  const input = page.locator('.quick-input-widget:not([style*="display: none"]) input').first();
+  await page.keyboard.press('Control+K');
+  await page.keyboard.press('Control+T');
+  await input.waitFor({ timeout: 30_000 });
+  await page.keyboard.type(label);
+  await page.locator('.quick-input-list .monaco-list-row', { hasText: label }).first().waitFor({ timeout: 30_000 });
+  await page.keyboard.press('Enter');
+  await input.waitFor({ state: 'hidden', timeout: 30_000 });
+}
 
 const tmpDir = makeTmpDir('swe-explore-shot-');
 let server;
@@ -47,6 +63,7 @@ try {
   await page.waitForSelector('.monaco-workbench', { timeout: 90_000 });
   await page.waitForSelector('.explorer-folders-view .monaco-list-row', { timeout: 90_000 }).catch(() => {});
   if (opts.open) await page.waitForSelector('.monaco-editor .view-lines', { timeout: 60_000 }).catch(() => {});
+  if (opts.theme) await chooseTheme(page, opts.theme);
   await page.waitForTimeout(Number(opts.wait));
   fs.mkdirSync(path.dirname(path.resolve(opts.out)), { recursive: true });
   await page.screenshot({ path: opts.out });
