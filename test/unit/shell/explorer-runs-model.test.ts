@@ -46,6 +46,28 @@ async function counted(model: WorkspaceModel, store: Store): Promise<void> {
   store.setLineCounts(counts, true);
 }
 
+/**
+ * A copy of the demo without its repair runs (whatever the demo ships), and one repair run of
+ * acme__inventory-101 to put where a test wants it: it greps for `release` at step 1, then reads
+ * stock.py 100–140 at step 3.
+ */
+function demoWithoutRepairRuns(prefix: string): { root: string; run: { info: Record<string, unknown>; traj: unknown[] } } {
+  const root = mkdtempSync(path.join(os.tmpdir(), prefix));
+  cpSync(DEMO, root, { recursive: true });
+  rmSync(path.join(root, 'trajs'), { recursive: true, force: true });
+  const run = {
+    info: { instance_id: 'acme__inventory-101', model: 'claude-sonnet-4-5', config: { environment: { cwd: '/testbed' } } },
+    traj: [
+      { role: 'user', content: 'fix release()' },
+      { role: 'assistant', content: 'THOUGHT: where is it?\n\n```bash\ngrep -rn "def release" inventory\n```' },
+      { role: 'user', content: 'inventory/stock.py:123:    def release(self, reservation_id: str, reason: str = "") -> Reservation:' },
+      { role: 'assistant', content: "THOUGHT: read it.\n\n```bash\nsed -n '100,140p' inventory/stock.py\n```" },
+      { role: 'user', content: '...' },
+    ],
+  };
+  return { root, run };
+}
+
 /** The demo loaded as the extension loads it: agent's trajs/ indexed beside its prediction file. */
 async function demo(): Promise<{ model: InspectorModel; data: WorkspaceModel; runs: ExplorerRunIndex }> {
   const data = await loadWorkspace({ benchFile: path.join(DEMO, 'bench.jsonl'), predictionFiles: EXPLORERS.map((e) => path.join(DEMO, 'results', e, 'top5.jsonl')) });
@@ -215,20 +237,7 @@ describe("the open instance's explorer run (demo, agent)", () => {
 describe('how the repair runs got to a missed line, in the Scores view and the hover data', () => {
   it('names the first read and the search step before it, per cited run; runs not found say so', async () => {
     // A copy of the demo with one of the repair runs its records cite, where the record says it is.
-    const root = mkdtempSync(path.join(os.tmpdir(), 'swe-runs-repair-'));
-    cpSync(DEMO, root, { recursive: true });
-    // Only this one repair run (whatever repair runs the demo itself ships).
-    rmSync(path.join(root, 'trajs'), { recursive: true, force: true });
-    const run = {
-      info: { instance_id: 'acme__inventory-101', model: 'claude-sonnet-4-5', config: { environment: { cwd: '/testbed' } } },
-      traj: [
-        { role: 'user', content: 'fix release()' },
-        { role: 'assistant', content: 'THOUGHT: where is it?\n\n```bash\ngrep -rn "def release" inventory\n```' },
-        { role: 'user', content: 'inventory/stock.py:123:    def release(self, reservation_id: str, reason: str = "") -> Reservation:' },
-        { role: 'assistant', content: "THOUGHT: read it.\n\n```bash\nsed -n '100,140p' inventory/stock.py\n```" },
-        { role: 'user', content: '...' },
-      ],
-    };
+    const { root, run } = demoWithoutRepairRuns('swe-runs-repair-');
     mkdirSync(path.join(root, 'trajs', 'demo', 'claude-sonnet-4-5'), { recursive: true });
     writeFileSync(path.join(root, 'trajs', 'demo', 'claude-sonnet-4-5', 'acme__inventory-101__0.json'), JSON.stringify(run));
     const data = await loadWorkspace({ benchFile: path.join(root, 'bench.jsonl'), predictionFiles: [path.join(root, 'results', 'agent', 'top5.jsonl')] });
@@ -245,19 +254,7 @@ describe('how the repair runs got to a missed line, in the Scores view and the h
   });
 
   it('finds the runs where sweExplore.data.trajectoryRoots / trajectoryTemplates say (the runs the Trajectory view loads)', async () => {
-    const root = mkdtempSync(path.join(os.tmpdir(), 'swe-runs-roots-'));
-    cpSync(DEMO, root, { recursive: true });
-    rmSync(path.join(root, 'trajs'), { recursive: true, force: true });
-    const run = {
-      info: { instance_id: 'acme__inventory-101', model: 'claude-sonnet-4-5', config: { environment: { cwd: '/testbed' } } },
-      traj: [
-        { role: 'user', content: 'fix release()' },
-        { role: 'assistant', content: 'THOUGHT: where is it?\n\n```bash\ngrep -rn "def release" inventory\n```' },
-        { role: 'user', content: 'inventory/stock.py:123:    def release(self, reservation_id: str, reason: str = "") -> Reservation:' },
-        { role: 'assistant', content: "THOUGHT: read it.\n\n```bash\nsed -n '100,140p' inventory/stock.py\n```" },
-        { role: 'user', content: '...' },
-      ],
-    };
+    const { root, run } = demoWithoutRepairRuns('swe-runs-roots-');
     // Not under the bench file's folder: under another root, and the gemini run through a template.
     const elsewhere = path.join(root, 'elsewhere');
     mkdirSync(path.join(elsewhere, 'trajs', 'demo', 'claude-sonnet-4-5'), { recursive: true });
