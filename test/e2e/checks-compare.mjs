@@ -1,5 +1,5 @@
 // Browser checks: Compare mode in the editor and the Scores view. Same shape as checks.mjs (helpers in support.mjs).
-import { themeColor, SAME_COLOR, themeKind, openWorkbench, runCommand, decoratedLineTexts, afterTexts, openQuickInput, openDemoInstance } from './support.mjs';
+import { themeColor, SAME_COLOR, themeKind, openWorkbench, runCommand, decoratedLineTexts, afterTexts, goToLine, openDemoInstance } from './support.mjs';
 
 /** The four compare sets: colour id stem, label prefix, and where the demo shows them at B=300. */
 const SETS = [
@@ -64,9 +64,7 @@ export const compareChecks = [
       });
       await collect('models.py at the only-B run');
       // Line 50 centred shows the end of only-B, all of neither and the start of only-A.
-      await openQuickInput(page, 'Control+G');
-      await page.keyboard.type('50');
-      await page.keyboard.press('Enter');
+      await goToLine(page, 50);
       await waitForColour('OnlyB');
       await waitForColour('Neither');
       await collect('models.py around line 50');

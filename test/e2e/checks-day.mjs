@@ -3,7 +3,7 @@
 // as checks.mjs (helpers in support.mjs).
 import fs from 'node:fs';
 import path from 'node:path';
-import { INSTANCE, afterTexts, hoverAtLine, openWorkbench, runCommand, scoresFrame, openQuickInput, quickOpenFile, openDemoInstance, waitForEditorFocus } from './support.mjs';
+import { INSTANCE, afterTexts, hoverAtLine, openWorkbench, runCommand, scoresFrame, goToLine, quickOpenFile, openDemoInstance, waitForEditorFocus } from './support.mjs';
 
 /** One removal of inventory/stock.py 40–45 from the core, written as the extension writes it. */
 function seedRemoval(workspace) {
@@ -155,9 +155,7 @@ export const dayChecks = [
         await openWorkbench(ctx);
         await openDemoInstance(page);
         await page.locator('.editor-instance .view-lines').first().click();
-        await openQuickInput(page, 'Control+G');
-        await page.keyboard.type('40');
-        await page.keyboard.press('Enter');
+        await goToLine(page, 40);
         const regex = page.locator('.editor-instance .find-widget .codicon-regex').first();
         await page.keyboard.press('Control+F');
         await regex.waitFor({ timeout: 30_000 });
@@ -180,9 +178,7 @@ export const dayChecks = [
           await page.waitForTimeout(300);
         }
         if ((await page.locator('.editor-instance .find-widget.visible').count()) > 0) throw new Error('the Find widget did not close');
-        await openQuickInput(page, 'Control+G');
-        await page.keyboard.type('40');
-        await page.keyboard.press('Enter');
+        await goToLine(page, 40);
         await waitForEditorFocus(page);
         for (let i = 0; i < 6; i++) await page.keyboard.press('Shift+ArrowDown');
         await page.keyboard.press('Alt+R');

@@ -5,7 +5,7 @@ import { execFileSync } from 'node:child_process';
 import path from 'node:path';
 import { leaderboardFrame } from './checks-leaderboard.mjs';
 import { openScores } from './checks-scores.mjs';
-import { INSTANCE, afterTexts, hoverAtLine, openWorkbench, runCommand, openQuickInput, openDemoInstance, waitForEditorFocus } from './support.mjs';
+import { INSTANCE, afterTexts, goToLine, hoverAtLine, openWorkbench, runCommand, openDemoInstance, waitForEditorFocus } from './support.mjs';
 
 /** The line the demo's agent run saw but did not report, and the read that showed it first. */
 const SEEN_LINE = 122;
@@ -74,13 +74,7 @@ export const explorerRunChecks = [
       // The cursor on line 100 of stock.py (Go to Line, so no click can land elsewhere): Alt+V goes to
       // the first missed span the run viewed after it, 122.
       await page.locator('.editor-instance .view-lines').first().click();
-      await openQuickInput(page, 'Control+G');
-      await page.keyboard.type('100');
-      await page.keyboard.press('Enter');
-      await page
-        .locator('.statusbar-item', { hasText: /Ln 100,/ })
-        .first()
-        .waitFor({ timeout: 30_000 });
+      await goToLine(page, 100);
       await waitForEditorFocus(page);
       await page.keyboard.press('Alt+V');
       await page
@@ -166,13 +160,7 @@ export const explorerRunChecks = [
       await openDemoInstance(page);
       // The layer's label on 122 means agent's run is read: the command then answers at once.
       await page.locator('.editor-instance .view-lines').first().click();
-      await openQuickInput(page, 'Control+G');
-      await page.keyboard.type(String(SEEN_LINE));
-      await page.keyboard.press('Enter');
-      await page
-        .locator('.statusbar-item', { hasText: new RegExp(`Ln ${SEEN_LINE},`) })
-        .first()
-        .waitFor({ timeout: 30_000 });
+      await goToLine(page, SEEN_LINE);
       await runCommand(page, "SWE-Explore: Show the Explorer's Run at This Line");
       // Wait for the view's state (the run file named, step 4 the focus), not for a fixed time.
       const frame = await explorerRunFrame(page, AGENT_RUN);

@@ -5,7 +5,7 @@
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
-import { INSTANCE, openWorkbench, runCommand, afterTexts, hoverAtLine, openQuickInput, openDemoInstance } from './support.mjs';
+import { INSTANCE, openWorkbench, runCommand, afterTexts, hoverAtLine, goToLine, openDemoInstance } from './support.mjs';
 
 const GEMINI_101 = 'trajs/demo/gemini-3-pro-preview/acme__inventory-101__0.json';
 
@@ -77,16 +77,6 @@ async function waitForRunFacts(page, count, timeoutMs = 60_000) {
     if (Date.now() > deadline) throw new Error(`the Instance panel shows no ${count} loaded run rows`);
     await page.waitForTimeout(250);
   }
-}
-
-async function goToLine(page, line) {
-  await openQuickInput(page, 'Control+G');
-  await page.keyboard.type(String(line));
-  await page.keyboard.press('Enter');
-  await page
-    .locator('.statusbar-item', { hasText: new RegExp(`Ln ${line},`) })
-    .first()
-    .waitFor({ timeout: 30_000 });
 }
 
 /** Runs Next Read Step and waits for the decoration's label to name `step`. */

@@ -33,7 +33,7 @@ import {
   scoresFrame,
   metricValue,
   near,
-  openQuickInput,
+  goToLine,
   openDemoInstance,
 } from './support.mjs';
 
@@ -144,9 +144,7 @@ const baseChecks = [
         await openDemoInstance(page);
         // Select lines 40–45 of stock.py (inside core region 39–56): go to line 40, extend six lines down.
         await page.locator('.editor-instance .view-lines').first().click();
-        await openQuickInput(page, 'Control+G');
-        await page.keyboard.type('40');
-        await page.keyboard.press('Enter');
+        await goToLine(page, 40);
         for (let i = 0; i < 6; i++) await page.keyboard.press('Shift+ArrowDown');
         const NOTE = 'only the guard clause matters';
         await runCommand(page, 'SWE-Explore: Remove Span from Ground Truth', { title: 'reason for removing', choice: 'over-broad-read' });

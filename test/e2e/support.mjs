@@ -181,12 +181,8 @@ export async function waitForEditorFocus(page) {
   await page.waitForFunction(() => document.activeElement?.closest('.editor-instance .monaco-editor') != null, undefined, { timeout: 30_000 });
 }
 
-/**
- * Puts the cursor on `line` of the active editor (Go to Line) and shows the hover there (Show or
- * Focus Hover, Ctrl+K Ctrl+I). A mouse hover can land on a widget drawn over the line or scroll the
- * editor sideways while aiming; the keyboard cannot. Returns the SWE-Explore hover, once shown.
- */
-export async function hoverAtLine(page, line) {
+/** Puts the cursor on `line` of the active editor with Go to Line and waits for the status bar to say so. */
+export async function goToLine(page, line) {
   await openQuickInput(page, 'Control+G');
   await page.keyboard.type(String(line));
   // Enter before the picker offers the line would be lost on a loaded machine.
@@ -199,6 +195,15 @@ export async function hoverAtLine(page, line) {
     .locator('.statusbar-item', { hasText: new RegExp(`Ln ${line},`) })
     .first()
     .waitFor({ timeout: 30_000 });
+}
+
+/**
+ * Puts the cursor on `line` of the active editor (Go to Line) and shows the hover there (Show or
+ * Focus Hover, Ctrl+K Ctrl+I). A mouse hover can land on a widget drawn over the line or scroll the
+ * editor sideways while aiming; the keyboard cannot. Returns the SWE-Explore hover, once shown.
+ */
+export async function hoverAtLine(page, line) {
+  await goToLine(page, line);
   // Show or Focus Hover is a chord: under load one of its keys can be lost, so it is asked for again.
   const hover = page.locator('.monaco-hover-content', { hasText: 'SWE-Explore' }).first();
   for (let attempt = 1; ; attempt++) {
